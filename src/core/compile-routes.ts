@@ -1,0 +1,365 @@
+import { compileCondition, compilePattern, type Condition } from './conditions.js'
+import { toPointer } from './errors.js'
+import { parsePath } from './request-data.js'
+import { METHOD_KEYS, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
+
+/** A data file and the folder (or plugin) that supplied it. */
+export interface FileRef {
+  readonly name: string
+  readonly source: FileSource
+}
+
+/** What a candidate answers with, before per-request work (file bytes, context, CORS). */
+export interface ResponseSpec {
+  file?: FileRef
+  url?: string
+  status?: number
+  latency?: number
+  /** Lower-case header names. */
+  headers: Record<string, string>
+}
+
+export interface SequenceStep extends ResponseSpec {
+  repeat: number
+}
+
+export interface ParamMatcher extends Condition {
+  readonly tokens: readonly string[]
+}
+
+/** One way a method can answer: the method's default, or one conditional entry. */
+export interface Candidate {
+  /** `default` or the entry's index in the method's array, for logs and explanations. */
+  readonly label: string
+  /** JSON pointer of the entry in its routes file. */
+  readonly pointer: string
+  readonly conditional: boolean
+  readonly response: ResponseSpec
+  readonly params: ParamMatcher[]
+  readonly headers: Condition[]
+  readonly sequence?: SequenceStep[]
+  /** Sum of the sequence's repeats: the length of one cycle. */
+  readonly cycle: number
+}
+
+export interface CompiledMethod {
+  readonly default?: Candidate
+  readonly conditionals: Candidate[]
+}
+
+export interface CompiledRoute {
+  /** The route key as configured (`v1/users/:id`). */
+  readonly key: string
+  /** Upper-case method -> its candidates. */
+  readonly methods: Map<string, CompiledMethod>
+}
+
+/** One routes file (or plugin) and where its data files live. */
+export interface RouteSource {
+  /** The routes file's path or name, for messages. */
+  readonly file: string
+  readonly routes: RoutesConfig
+  readonly files: FileSource
+}
+
+export interface RouteMatch {
+  route: CompiledRoute
+  params: Record<string, string>
+}
+
+/** The compiled route table: lookup by path costs the same with 10 or 5,000 routes. */
+export interface RouteTable {
+  readonly routes: readonly CompiledRoute[]
+  /** The merged routes as configured (file names without their folders), for admin views. */
+  readonly config: RoutesConfig
+  lookup(pathname: string): RouteMatch | undefined
+}
+
+const FILE_TAG = Symbol('mockyard.file')
+interface TaggedFile {
+  [FILE_TAG]: true
+  ref: FileRef
+  pointer: string
+  origin: string
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(FILE_TAG in value)
+}
+
+function tag(name: string, source: RouteSource, path: Array<string | number>): TaggedFile {
+  return { [FILE_TAG]: true, ref: { name, source: source.files }, pointer: toPointer(path), origin: source.file }
+}
+
+/** Copies a routes file, replacing each `file` name with a reference to its own data folder. */
+function tagFiles(source: RouteSource): Record<string, unknown> {
+  const out = Object.create(null) as Record<string, unknown>
+  const copyResponse = (value: Record<string, unknown>, path: Array<string | number>) => {
+    const copy = Object.create(null) as Record<string, unknown>
+    for (const [key, field] of Object.entries(value)) {
+      if (key === 'file' && typeof field === 'string') copy[key] = tag(field, source, [...path, key])
+      else if (key === 'response' && Array.isArray(field)) {
+        copy[key] = field.map((item, index) => (isObject(item) ? copyResponse(item, [...path, key, index]) : item))
+      } else copy[key] = field
+    }
+    return copy
+  }
+  for (const [key, route] of Object.entries(source.routes)) {
+    if (!isObject(route)) continue
+    const copy = copyResponse(route, [key])
+    for (const method of METHOD_KEYS) {
+      const value = route[method]
+      if (typeof value === 'string') copy[method] = tag(value, source, [key, method])
+      else if (Array.isArray(value)) copy[method] = value.map((entry, index) => (isObject(entry) ? copyResponse(entry, [key, method, index]) : entry))
+      else if (isObject(value)) copy[method] = copyResponse(value, [key, method])
+    }
+    out[key] = copy
+  }
+  return out
+}
+
+/** Deep merge, key by key: objects merge, everything else (arrays included) is replaced. */
+function merge(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(source)) {
+    const existing = target[key]
+    target[key] = isObject(existing) && isObject(value) ? merge(Object.assign(Object.create(null), existing), value) : value
+  }
+  return target
+}
+
+/** Normalises a route key or request path for lookup: no leading or trailing slash, lower case. */
+export function normalizePath(path: string): string {
+  let start = 0
+  let end = path.length
+  while (start < end && path.charCodeAt(start) === 47) start++
+  while (end > start && path.charCodeAt(end - 1) === 47) end--
+  return path.slice(start, end).toLowerCase()
+}
+
+function headersOf(object: Record<string, unknown>): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const key of ['responseHeader', 'responseHeaders']) {
+    const value = object[key]
+    if (!isObject(value)) continue
+    for (const [name, headerValue] of Object.entries(value)) {
+      const lower = name.toLowerCase()
+      if (lower === 'transfer-encoding' || lower === 'connection' || lower === 'keep-alive') continue
+      headers[lower] = String(headerValue)
+    }
+  }
+  return headers
+}
+
+const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
+
+/** The response fields of one object; fields it lacks are left out (not undefined). */
+function responseOf(object: Record<string, unknown>): ResponseSpec {
+  const spec: ResponseSpec = { headers: headersOf(object) }
+  const file = object.file as TaggedFile | undefined
+  if (file && typeof file === 'object' && FILE_TAG in file) spec.file = file.ref
+  if (typeof object.url === 'string') spec.url = object.url
+  if (typeof object.status === 'number') spec.status = object.status
+  if (typeof object.latency === 'number') spec.latency = object.latency
+  return spec
+}
+
+/** Field-by-field override: `over`'s fields win, headers merge by name. */
+function overlay(base: ResponseSpec, over: ResponseSpec): ResponseSpec {
+  const result: ResponseSpec = { ...base, ...over, headers: { ...base.headers, ...over.headers } }
+  // `url` wins over `file`, but a more specific `file` replaces an inherited `url`.
+  if (over.file && !over.url) delete result.url
+  return result
+}
+
+function isConditional(entry: Record<string, unknown>): boolean {
+  return hasOwn(entry, 'params') || hasOwn(entry, 'headers') || hasOwn(entry, 'response')
+}
+
+function answers(spec: Record<string, unknown>): boolean {
+  return hasOwn(spec, 'file') || hasOwn(spec, 'url') || hasOwn(spec, 'status')
+}
+
+function compileParams(params: unknown): ParamMatcher[] {
+  if (!isObject(params)) return []
+  return Object.entries(params).map(([key, condition]) => ({
+    ...compileCondition(key, condition as ParamCondition),
+    tokens: parsePath(key),
+  }))
+}
+
+function compileHeaders(headers: unknown): Condition[] {
+  if (!isObject(headers)) return []
+  return Object.entries(headers).map(([name, condition]) => {
+    const compiled = compileCondition(name.toLowerCase(), typeof condition === 'object' ? (condition as ParamCondition) : String(condition))
+    // Header values are matched exactly (or by pattern), never as a repeated list.
+    if (typeof condition === 'object' && condition !== null) {
+      const regex = compilePattern(condition as PatternCondition)
+      return { ...compiled, score: (v: unknown) => (v === undefined ? { hits: 0, misses: 1 } : regex.test(String(v)) ? { hits: 1, misses: 0 } : null) }
+    }
+    return compiled
+  })
+}
+
+function compileMethod(routeKey: string, route: Record<string, unknown>, method: string): CompiledMethod | undefined {
+  const value = route[method]
+  const routeSpec = responseOf(route)
+  const entries: Record<string, unknown>[] = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : []
+  let defaultSpec: ResponseSpec | undefined = answers(route) ? routeSpec : undefined
+  if (value && typeof value === 'object' && FILE_TAG in value) {
+    defaultSpec = overlay(routeSpec, { headers: {}, file: (value as TaggedFile).ref })
+  }
+  const conditionals: Candidate[] = []
+  const basePath = Array.isArray(value) ? null : [routeKey, method]
+  entries.forEach((entry, index) => {
+    const pointer = toPointer(basePath ?? [routeKey, method, index])
+    const label = Array.isArray(value) ? `${method}[${index}]` : method
+    if (!isConditional(entry)) {
+      defaultSpec = overlay(defaultSpec ?? routeSpec, responseOf(entry))
+      return
+    }
+    const own = responseOf(entry)
+    const response: ResponseSpec = { ...own }
+    if (own.latency === undefined && routeSpec.latency !== undefined) response.latency = routeSpec.latency
+    let sequence: SequenceStep[] | undefined
+    if (Array.isArray(entry.response)) {
+      sequence = entry.response.filter(isObject).map((item) => {
+        const spec = overlay(response, responseOf(item))
+        return { ...spec, repeat: typeof item.repeat === 'number' && item.repeat > 0 ? item.repeat : 1 }
+      })
+    }
+    conditionals.push({
+      label,
+      pointer,
+      conditional: true,
+      response,
+      params: compileParams(entry.params),
+      headers: compileHeaders(entry.headers),
+      sequence,
+      cycle: sequence ? sequence.reduce((sum, step) => sum + step.repeat, 0) : 0,
+    })
+  })
+  if (!defaultSpec && conditionals.length === 0) return undefined
+  return {
+    default: defaultSpec && {
+      label: 'default',
+      pointer: toPointer(method in route ? [routeKey, method] : [routeKey]),
+      conditional: false,
+      response: defaultSpec,
+      params: [],
+      headers: [],
+      cycle: 0,
+    },
+    conditionals,
+  }
+}
+
+interface TrieNode {
+  literal: Map<string, TrieNode>
+  param?: { name: string; node: TrieNode }
+  wildcard?: CompiledRoute
+  route?: CompiledRoute
+}
+
+const newNode = (): TrieNode => ({ literal: new Map() })
+
+function insert(root: TrieNode, route: CompiledRoute): void {
+  const segments = normalizePath(route.key).split('/').filter(Boolean)
+  let node = root
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!
+    if (segment === '*' && i === segments.length - 1) {
+      node.wildcard = route
+      return
+    }
+    if (segment.startsWith(':')) {
+      node.param ??= { name: route.key.split('/').filter(Boolean)[i]!.slice(1), node: newNode() }
+      node = node.param.node
+    } else {
+      let next = node.literal.get(segment)
+      if (!next) node.literal.set(segment, (next = newNode()))
+      node = next
+    }
+  }
+  node.route = route
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+function find(node: TrieNode, segments: string[], index: number, params: Record<string, string>): CompiledRoute | undefined {
+  if (index === segments.length) return node.route ?? node.wildcard
+  const segment = segments[index]!
+  const literal = node.literal.get(segment)
+  if (literal) {
+    const found = find(literal, segments, index + 1, params)
+    if (found) return found
+  }
+  if (node.param) {
+    const found = find(node.param.node, segments, index + 1, params)
+    if (found) {
+      params[node.param.name] = safeDecode(segment)
+      return found
+    }
+  }
+  return node.wildcard
+}
+
+/**
+ * Merges routes files in order (later files replace earlier keys deeply; arrays are replaced;
+ * every `file` stays bound to the data folder of the file that named it) and compiles the
+ * result into a route table: matchers and regular expressions are built here, once.
+ *
+ * @example
+ * const table = compileRoutes([{ file: 'routes.json', routes, files: memoryFiles({ 'users.json': '[]' }) }])
+ * table.lookup('/v1/users')?.route.key // 'v1/users'
+ */
+export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
+  const merged = Object.create(null) as Record<string, unknown>
+  const keyOf = new Map<string, string>()
+  for (const source of sources) {
+    for (const [key, route] of Object.entries(tagFiles(source))) {
+      // Keys that differ only by slashes or case are the same route.
+      const normal = normalizePath(key)
+      const existingKey = keyOf.get(normal)
+      if (existingKey !== undefined && existingKey !== key) {
+        merged[key] = merged[existingKey]
+        delete merged[existingKey]
+      }
+      keyOf.set(normal, key)
+      merge(merged, { [key]: route })
+    }
+  }
+  const routes: CompiledRoute[] = []
+  const root = newNode()
+  for (const [key, route] of Object.entries(merged)) {
+    if (!isObject(route)) continue
+    const methods = new Map<string, CompiledMethod>()
+    for (const method of METHOD_KEYS) {
+      // HEAD answers as GET would unless the route has a head key of its own (see the engine).
+      if (method === 'head' && !hasOwn(route, 'head')) continue
+      const compiled = compileMethod(key, route, method)
+      if (compiled) methods.set(method.toUpperCase(), compiled)
+    }
+    const compiled: CompiledRoute = { key, methods }
+    routes.push(compiled)
+    insert(root, compiled)
+  }
+  const config = JSON.parse(
+    JSON.stringify(merged, (_key, value) => (value && typeof value === 'object' && FILE_TAG in value ? (value as TaggedFile).ref.name : value)),
+  ) as RoutesConfig
+  return {
+    routes,
+    config,
+    lookup(pathname) {
+      const segments = normalizePath(pathname).split('/').filter(Boolean)
+      const params: Record<string, string> = {}
+      const route = find(root, segments, 0, params)
+      return route ? { route, params } : undefined
+    },
+  }
+}

@@ -1,0 +1,117 @@
+import deepEqual from 'fast-deep-equal'
+import type { ParamCondition, PatternCondition } from './types.js'
+
+/** What a condition makes of a request: counts of hits and misses, or `OUT` (different). */
+export interface Score {
+  hits: number
+  misses: number
+}
+export const OUT = null
+const HIT: Score = Object.freeze({ hits: 1, misses: 0 })
+const MISS: Score = Object.freeze({ hits: 0, misses: 1 })
+
+/** A compiled `params` or `headers` condition: built once at load, scored per request. */
+export interface Condition {
+  /** The configured key (a query name, a body path or a header name). */
+  readonly key: string
+  /** The condition as configured, for explanations. */
+  readonly expected: string
+  /**
+   * Scores the request's value for this key (`undefined` when the key is absent; arrays stand
+   * for repeated parameters or JSON arrays). `null` means the entry is out.
+   */
+  score(value: unknown): Score | null
+}
+function isPattern(value: unknown): value is PatternCondition {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && 'pattern' in value
+}
+
+/** The text form every scalar is compared by: `1`, `"1"` and `?a=1` are all `"1"`. */
+function textOf(value: unknown): string | undefined {
+  if (value === null) return 'null'
+  switch (typeof value) {
+    case 'string':
+      return value
+    case 'number':
+    case 'boolean':
+    case 'bigint':
+      return String(value)
+    default:
+      return undefined
+  }
+}
+
+function valuesOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [value]
+}
+
+/**
+ * Builds the regular expression of a pattern condition. Flags absent or empty mean `i`; the
+ * stateful flags `g` and `y` are dropped so that one RegExp can be reused for every request.
+ */
+export function compilePattern(condition: PatternCondition): RegExp {
+  const flags = (condition.flags ?? '').replace(/[gy]/g, '')
+  return new RegExp(condition.pattern, flags === '' ? 'i' : flags)
+}
+
+/**
+ * Compiles one configured condition (DECISIONS.md, "Selecting the entry"):
+ * - a scalar is a hit when the value (or any of a repeated value) has the same text form;
+ * - an array scores each configured value on its own: present -> hit, absent -> miss, and the
+ *   entry is out when the key is present but holds none of them; extra values are ignored;
+ * - a `{ pattern, flags }` object is a hit when the value (or any repeated value) fits;
+ * - any other object is compared by deep equality (JSON bodies).
+ * An absent key is always a miss; a present but different value puts the entry out.
+ */
+export function compileCondition(key: string, condition: ParamCondition): Condition {
+  if (isPattern(condition)) {
+    const regex = compilePattern(condition)
+    return {
+      key,
+      expected: `/${condition.pattern}/${regex.flags}`,
+      score(value) {
+        if (value === undefined) return MISS
+        for (const v of valuesOf(value)) {
+          const text = textOf(v)
+          if (text !== undefined && regex.test(text)) return HIT
+        }
+        return OUT
+      },
+    }
+  }
+  const expected = JSON.stringify(condition)
+  if (Array.isArray(condition)) {
+    const wanted = condition.map((v) => textOf(v) ?? '')
+    return {
+      key,
+      expected,
+      score(value) {
+        if (value === undefined) return { hits: 0, misses: wanted.length }
+        const present = new Set(valuesOf(value).map(textOf))
+        let hits = 0
+        for (const w of wanted) if (present.has(w)) hits++
+        return hits === 0 ? OUT : { hits, misses: wanted.length - hits }
+      },
+    }
+  }
+  if (typeof condition === 'object' && condition !== null) {
+    return {
+      key,
+      expected,
+      score(value) {
+        if (value === undefined) return MISS
+        return deepEqual(value, condition) ? HIT : OUT
+      },
+    }
+  }
+  const text = textOf(condition) ?? ''
+  return {
+    key,
+    expected,
+    score(value) {
+      if (value === undefined) return MISS
+      for (const v of valuesOf(value)) if (textOf(v) === text) return HIT
+      return OUT
+    },
+  }
+}

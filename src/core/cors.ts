@@ -1,0 +1,37 @@
+/** CORS headers (DECISIONS.md, "CORS"). Applied to every response except the admin endpoints. */
+
+export const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE'
+const MAX_AGE = '600'
+const ALWAYS_READABLE = new Set(['cache-control', 'content-language', 'content-length', 'content-type', 'expires', 'last-modified', 'pragma'])
+
+/**
+ * Adds CORS headers to a response's header record (lower-case names). With an `Origin` the
+ * origin is echoed with credentials allowed and `Vary: Origin`; without one, `*`. The headers
+ * the response sets are exposed, so a browser client can read a `Location` on a 202.
+ */
+export function addCorsHeaders(headers: Record<string, string>, origin: string | null): Record<string, string> {
+  const exposed: string[] = []
+  for (const name of Object.keys(headers)) {
+    if (!ALWAYS_READABLE.has(name) && !name.startsWith('access-control-')) exposed.push(name)
+  }
+  if (origin) {
+    headers['access-control-allow-origin'] = origin
+    headers['access-control-allow-credentials'] = 'true'
+    headers['vary'] = headers['vary'] ? `${headers['vary']}, Origin` : 'Origin'
+  } else {
+    headers['access-control-allow-origin'] = '*'
+  }
+  if (exposed.length > 0) headers['access-control-expose-headers'] = exposed.join(', ')
+  return headers
+}
+
+/** The headers of a `204` answer to a CORS preflight (`OPTIONS`). */
+export function preflightHeaders(origin: string | null, requestHeaders: string | null): Record<string, string> {
+  const headers: Record<string, string> = {
+    'access-control-allow-methods': ALLOWED_METHODS,
+    'access-control-max-age': MAX_AGE,
+  }
+  if (requestHeaders) headers['access-control-allow-headers'] = requestHeaders
+  headers['vary'] = 'Access-Control-Request-Headers'
+  return addCorsHeaders(headers, origin)
+}

@@ -1,0 +1,179 @@
+import type { Candidate, CompiledMethod, CompiledRoute, ResponseSpec, RouteTable } from './compile-routes.js'
+import { addCorsHeaders, preflightHeaders } from './cors.js'
+import { formatMessage } from './errors.js'
+import { explainUnmatched } from './explain.js'
+import { matchEntry, type MatchResult, type RequestValues } from './match-entry.js'
+import { BodyParseError, parseBody, parseQuery, type EngineRequest } from './request-data.js'
+import { buildResponse, errorResponse, type MockResponse } from './respond.js'
+import { createSequenceState } from './sequence.js'
+
+export interface EngineOptions {
+  /** Delay in milliseconds for responses whose route sets none. Default 0. */
+  latency?: number
+  /** Replaces `${context}` in text files; by default the origin of the request's own URL. */
+  pluginContext?: string
+  /** Add CORS headers to every answer (default true). */
+  cors?: boolean
+}
+
+/** What answered a request: the route key, the entry and the file. */
+export interface MatchInfo {
+  route: string
+  entry: string
+  file?: string
+  status: number
+}
+
+export type HandleResult =
+  | { matched: true; response: MockResponse; info: MatchInfo }
+  | { matched: false; explanation: () => string }
+
+export interface HandleOptions {
+  /** The session whose sequence state the request advances (`x-mockyard-session`). */
+  session?: string
+}
+
+/**
+ * The isomorphic core: a route table in, `handle(request)` out. Knows nothing of Node, the
+ * browser or msw; adapters turn its plain `MockResponse` into whatever their surface speaks.
+ */
+export interface Engine {
+  readonly table: RouteTable
+  /** Swaps in a new route table (live reload); sequence positions are kept by route key. */
+  setTable(table: RouteTable): void
+  /**
+   * Answers a request, waiting out its latency. `{ matched: false }` when no route answers:
+   * the caller decides (fall through, 404, fail the test) and can ask for the explanation.
+   */
+  handle(request: EngineRequest, options?: HandleOptions): Promise<HandleResult>
+  /** Restarts every sequence (of one session, or of all when none is given). */
+  reset(session?: string): void
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** The method a request counts as: `X-HTTP-Method-Override` on a POST wins. */
+export function effectiveMethod(request: EngineRequest): string {
+  const method = request.method.toUpperCase()
+  if (method === 'POST') {
+    const override = request.headers.get('x-http-method-override')
+    if (override) return override.trim().toUpperCase()
+  }
+  return method
+}
+
+/** The candidates for a method: HEAD answers as GET would, unless the route has a `head` key. */
+export function methodOf(route: CompiledRoute, method: string): CompiledMethod | undefined {
+  return route.methods.get(method) ?? (method === 'HEAD' ? route.methods.get('GET') : undefined)
+}
+
+/**
+ * Creates the engine over a compiled route table.
+ *
+ * @example
+ * const engine = createEngine(compileRoutes(sources), { latency: 0 })
+ * const result = await engine.handle(new Request('http://localhost/v1/users'))
+ * if (result.matched) console.log(result.response.status)
+ */
+export function createEngine(initialTable: RouteTable, options: EngineOptions = {}): Engine {
+  let table = initialTable
+  const globalLatency = options.latency ?? 0
+  const cors = options.cors ?? true
+  const sequences = createSequenceState()
+
+  const finish = (response: MockResponse, request: EngineRequest): MockResponse => {
+    if (cors) addCorsHeaders(response.headers, request.headers.get('origin'))
+    return response
+  }
+
+  async function handle(request: EngineRequest, handleOptions: HandleOptions = {}): Promise<HandleResult> {
+    const url = new URL(request.url)
+    const method = effectiveMethod(request)
+    const found = table.lookup(url.pathname) ?? lookupWithoutSuffix(table, url.pathname)
+    if (!found) return unmatched(request, url, method)
+    const { route } = found
+
+    if (method === 'OPTIONS') {
+      const response: MockResponse = {
+        status: 204,
+        headers: preflightHeaders(request.headers.get('origin'), request.headers.get('access-control-request-headers')),
+        body: null,
+      }
+      return { matched: true, response, info: { route: route.key, entry: 'preflight', status: 204 } }
+    }
+
+    const compiled = methodOf(route, method)
+    if (!compiled) return unmatched(request, url, method)
+
+    const values: RequestValues = { query: parseQuery(url.search), headers: request.headers }
+    if (BODY_METHODS.has(method)) {
+      try {
+        values.body = await parseBody(await request.body(), request.headers.get('content-type'))
+      } catch (error) {
+        if (!(error instanceof BodyParseError)) throw error
+        const response = errorResponse(400, 'Bad Request', `${method} ${url.pathname}: ${error.message}. Send a well-formed body or fix the content-type header`)
+        return { matched: true, response: finish(response, request), info: { route: route.key, entry: 'body', status: 400 } }
+      }
+    }
+
+    const match = matchEntry(compiled, values)
+    const candidate = match.candidate
+    if (!candidate) return unmatched(request, url, method, match)
+
+    let spec: ResponseSpec = candidate.response
+    let entry = candidate.label
+    if (candidate.sequence) {
+      const step = sequences.next(handleOptions.session ?? '', `${route.key} ${method} ${candidate.label}`, candidate)
+      spec = candidate.sequence[step]!
+      entry = `${candidate.label}.response[${step}]`
+    }
+
+    const latency = spec.latency ?? globalLatency
+    const [response] = await Promise.all([
+      buildResponse(spec, {
+        context: options.pluginContext ?? url.origin,
+        head: method === 'HEAD',
+        describe: () => `route ${route.key} (${method} ${entry})`,
+      }),
+      latency > 0 ? sleep(latency) : undefined,
+    ])
+    return {
+      matched: true,
+      response: finish(response, request),
+      info: { route: route.key, entry, file: spec.file?.name, status: response.status },
+    }
+  }
+
+  function unmatched(request: EngineRequest, url: URL, method: string, match?: MatchResult): HandleResult {
+    return {
+      matched: false,
+      explanation: () => formatMessage(explainUnmatched(table, { method, url, match, lookup: (path) => table.lookup(path) ?? lookupWithoutSuffix(table, path) })),
+    }
+    void request
+  }
+
+  return {
+    get table() {
+      return table
+    },
+    setTable(next) {
+      table = next
+    },
+    handle,
+    reset(session) {
+      sequences.reset(session)
+    },
+  }
+}
+
+/** A request path may carry a format suffix: `/v1/users.json` serves `v1/users`. */
+function lookupWithoutSuffix(table: RouteTable, pathname: string) {
+  const slash = pathname.lastIndexOf('/')
+  const dot = pathname.lastIndexOf('.')
+  if (dot <= slash + 1) return undefined
+  return table.lookup(pathname.slice(0, dot))
+}
+
+export type { Candidate }

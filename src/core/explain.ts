@@ -1,0 +1,80 @@
+import type { RouteMatch, RouteTable } from './compile-routes.js'
+import { methodOf } from './engine.js'
+import type { MatchResult } from './match-entry.js'
+
+export interface UnmatchedRequest {
+  method: string
+  url: URL
+  match?: MatchResult
+  lookup(pathname: string): RouteMatch | undefined
+}
+
+/** Levenshtein distance, for naming the closest configured routes. */
+function distance(a: string, b: string): number {
+  if (a === b) return 0
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]!
+}
+
+/** Upper-case methods a route answers, in a stable order. */
+export function methodsOf(route: { methods: Map<string, unknown> }): string[] {
+  const order = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
+  const methods = new Set(route.methods.keys())
+  if (methods.has('GET')) methods.add('HEAD')
+  return order.filter((m) => methods.has(m))
+}
+
+function list(items: string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
+}
+
+/**
+ * Explains why no route answered a request: the closest routes by path when none has it, the
+ * methods a route answers when the method is wrong, and for each entry why it is out when
+ * every entry is. Ends with what to do.
+ */
+export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): string {
+  const { method, url } = request
+  const head = `no route answers ${method} ${url.pathname}${url.search}`
+  const found = request.lookup(url.pathname)
+  if (!found) {
+    const path = url.pathname.replace(/^\/+|\/+$/g, '').toLowerCase()
+    const closest = table.routes
+      .map((route) => ({ key: route.key, d: distance(path, route.key.replace(/^\/+|\/+$/g, '').toLowerCase()) }))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, 3)
+    const lines = [`${head}: no route has the path ${url.pathname}.`]
+    if (closest.length > 0) {
+      lines.push('Closest routes:')
+      for (const { key } of closest) {
+        const route = table.routes.find((r) => r.key === key)!
+        lines.push(`  - ${key} (${methodsOf(route).join(', ')})`)
+      }
+    } else {
+      lines.push('No routes are configured.')
+    }
+    lines.push(`Add a route to your routes file, for example "${path || 'v1/example'}": { "file": "${path.split('/').pop() || 'example'}.json" }.`)
+    return lines.join('\n')
+  }
+  const route = found.route
+  if (!methodOf(route, method) || !request.match) {
+    const methods = methodsOf(route)
+    return [
+      `${head}: ${route.key} answers ${list(methods)}, not ${method}.`,
+      `Add a "${method.toLowerCase()}" key (or a route-level "file") to "${route.key}" in your routes file.`,
+    ].join('\n')
+  }
+  const lines = [`${head}: every entry of ${route.key} (${method}) is out:`]
+  for (const score of request.match.scores) {
+    lines.push(`  - ${score.candidate.label}: ${score.out ?? 'no conditions'}`)
+  }
+  lines.push(`Add an entry without params to "${route.key}" as the default, or send a request that fits one of the entries.`)
+  return lines.join('\n')
+}

@@ -1,0 +1,24 @@
+import type { EngineRequest } from './request-data.js'
+import type { MockResponse } from './respond.js'
+
+/**
+ * Wraps a Fetch `Request` for the engine. The body is read from a clone, once, so a handler
+ * after mockyard's can still read it when mockyard does not answer.
+ */
+export function fromFetchRequest(request: Request): EngineRequest {
+  let body: Promise<Uint8Array | null> | undefined
+  return {
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    body() {
+      body ??= request.body === null ? Promise.resolve(null) : request.clone().arrayBuffer().then((buffer) => new Uint8Array(buffer))
+      return body
+    },
+  }
+}
+
+/** Turns the engine's plain response into a Fetch `Response`. */
+export function toFetchResponse(response: MockResponse): Response {
+  return new Response(response.body as BodyInit | null, { status: response.status, headers: response.headers })
+}

@@ -1,0 +1,79 @@
+import type { Candidate, CompiledMethod } from './compile-routes.js'
+import { lookupPath } from './request-data.js'
+
+/** The values a request offers to `params` and `headers` conditions. */
+export interface RequestValues {
+  query: Map<string, string | string[]>
+  /** The parsed body (JSON value or form tree), when the method takes params from the body. */
+  body?: unknown
+  headers: { get(name: string): string | null }
+}
+
+export interface CandidateScore {
+  candidate: Candidate
+  hits: number
+  misses: number
+  /** Why the candidate is out, when it is. */
+  out?: string
+}
+
+export interface MatchResult {
+  /** The winning candidate, if any is in. */
+  candidate?: Candidate
+  /** Every candidate's score, in config order (the default first), for explanations. */
+  scores: CandidateScore[]
+}
+
+function describeValue(value: unknown): string {
+  return JSON.stringify(value)
+}
+
+/** The request's value for one configured param key (body first, then query). */
+function paramValue(values: RequestValues, key: string, tokens: readonly string[]): unknown {
+  if (values.body !== undefined) {
+    const fromBody = lookupPath(values.body, tokens, key)
+    if (fromBody !== undefined) return fromBody
+  }
+  return values.query.get(key)
+}
+
+/** Scores one candidate: every param and header condition adds hits and misses, or puts it out. */
+export function scoreCandidate(candidate: Candidate, values: RequestValues): CandidateScore {
+  let hits = 0
+  let misses = 0
+  for (const param of candidate.params) {
+    const value = paramValue(values, param.key, param.tokens)
+    const score = param.score(value)
+    if (score === null) return { candidate, hits, misses, out: `param "${param.key}" is ${describeValue(value)}, expected ${param.expected}` }
+    hits += score.hits
+    misses += score.misses
+  }
+  for (const header of candidate.headers) {
+    const raw = values.headers.get(header.key)
+    const value = raw === null ? undefined : raw
+    const score = header.score(value)
+    if (score === null) return { candidate, hits, misses, out: `header "${header.key}" is ${describeValue(value)}, expected ${header.expected}` }
+    hits += score.hits
+    misses += score.misses
+  }
+  return { candidate, hits, misses }
+}
+
+/**
+ * Picks the entry that answers a request among a method's candidates: the method's default
+ * first, then its conditional entries in config order. Best: most hits, then fewest misses,
+ * then the later one in the config (so an entry with no conditions beats the default).
+ */
+export function matchEntry(method: CompiledMethod, values: RequestValues): MatchResult {
+  const scores: CandidateScore[] = []
+  let best: CandidateScore | undefined
+  const consider = (candidate: Candidate) => {
+    const score = scoreCandidate(candidate, values)
+    scores.push(score)
+    if (score.out !== undefined) return
+    if (!best || score.hits > best.hits || (score.hits === best.hits && score.misses <= best.misses)) best = score
+  }
+  if (method.default) consider(method.default)
+  for (const candidate of method.conditionals) consider(candidate)
+  return { candidate: best?.candidate, scores }
+}

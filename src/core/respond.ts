@@ -1,0 +1,108 @@
+import mime from 'mime/lite'
+import type { ResponseSpec } from './compile-routes.js'
+import { formatMessage } from './errors.js'
+
+/** A response as plain data: adapters turn it into a Fetch `Response` or write it to a socket. */
+export interface MockResponse {
+  status: number
+  /** Lower-case header names. */
+  headers: Record<string, string>
+  /** `null` for an empty body. */
+  body: Uint8Array | string | null
+}
+
+const textEncoder = new TextEncoder()
+const textDecoder = new TextDecoder()
+
+/** Content type by file extension; JSON and text types carry `charset=utf-8`. */
+export function contentTypeOf(fileName: string): string {
+  const type = mime.getType(fileName) ?? 'application/octet-stream'
+  if (type === 'application/json' || type.startsWith('text/')) return `${type}; charset=utf-8`
+  return type
+}
+
+/** Text files get `${context}` replaced: JSON, XML, HTML, plain text, CSV and the like. */
+export function isTextType(contentType: string): boolean {
+  return (
+    contentType.startsWith('text/') ||
+    contentType.startsWith('application/json') ||
+    contentType.startsWith('application/xml') ||
+    /\+(json|xml)\b/.test(contentType) ||
+    contentType.startsWith('application/javascript')
+  )
+}
+
+const CONTEXT = '${context}'
+/** Per file contents: its text when it holds `${context}`, else `false` (served byte for byte). */
+const contextTexts = new WeakMap<Uint8Array, string | false>()
+
+/**
+ * Replaces `${context}` in a text file. The check is made once per file contents, so a file
+ * without the variable is served as the very same bytes on every request.
+ */
+export function applyContext(bytes: Uint8Array, context: string): Uint8Array | string {
+  let text = contextTexts.get(bytes)
+  if (text === undefined) {
+    const decoded = textDecoder.decode(bytes)
+    text = decoded.includes(CONTEXT) ? decoded : false
+    contextTexts.set(bytes, text)
+  }
+  return text === false ? bytes : text.replaceAll(CONTEXT, context)
+}
+
+/** A JSON error body in mockyard's one shape: `{ error, message, ...details }`. */
+export function errorResponse(status: number, error: string, message: string, details?: Record<string, unknown>): MockResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ error, message: formatMessage(message), ...details }),
+  }
+}
+
+export function isRedirectStatus(status: number | undefined): status is number {
+  return status !== undefined && status >= 300 && status < 400
+}
+
+/** Statuses that never carry a body. */
+export function isEmptyStatus(status: number): boolean {
+  return status === 204 || status === 304 || (status >= 100 && status < 200)
+}
+
+export interface BuildContext {
+  /** Replaces `${context}` in text files. */
+  context: string
+  /** `HEAD`: headers as for GET, no body. */
+  head: boolean
+  /** Where the answer came from, for the 404 of a missing file. */
+  describe: () => string
+}
+
+/**
+ * Builds the response of a candidate: a redirect when it has `url` (302 unless a 3xx status is
+ * given), the file with its content type when it has `file`, or an empty body. 204 and 304
+ * never carry a body. A missing file answers 404 JSON naming the file and the route.
+ */
+export async function buildResponse(spec: ResponseSpec, context: BuildContext): Promise<MockResponse> {
+  const headers: Record<string, string> = { ...spec.headers }
+  if (spec.url !== undefined) {
+    headers['location'] = spec.url
+    return { status: isRedirectStatus(spec.status) ? spec.status : 302, headers, body: null }
+  }
+  const status = spec.status ?? 200
+  if (!spec.file || isEmptyStatus(status)) return { status, headers, body: null }
+  const bytes = await spec.file.source.read(spec.file.name)
+  if (bytes === undefined) {
+    return errorResponse(404, 'Not Found', `the file "${spec.file.name}" of ${context.describe()} does not exist in ${spec.file.source.label}. Add the file, or point the route at an existing one`, {
+      file: spec.file.name,
+    })
+  }
+  const type = headers['content-type'] ?? contentTypeOf(spec.file.name)
+  headers['content-type'] = type
+  if (context.head) return { status, headers, body: null }
+  return { status, headers, body: isTextType(type) ? applyContext(bytes, context.context) : bytes }
+}
+
+/** Encodes a body as bytes (for lengths and Fetch bodies). */
+export function bodyBytes(body: Uint8Array | string | null): Uint8Array | null {
+  return typeof body === 'string' ? textEncoder.encode(body) : body
+}

@@ -1,0 +1,36 @@
+import type { Candidate } from './compile-routes.js'
+
+/**
+ * Sequence positions (`response` arrays), per session and per route/method/entry. Items are
+ * served in order, one per matching request; `repeat: R` serves an item R times in a row; after
+ * the last item the sequence starts over from the first.
+ */
+export interface SequenceState {
+  /** Advances the sequence and returns the index of the item that answers this request. */
+  next(session: string, key: string, candidate: Candidate): number
+  /** Restarts the sequences of one session, or of every session. */
+  reset(session?: string): void
+}
+
+export function createSequenceState(): SequenceState {
+  const sessions = new Map<string, Map<string, number>>()
+  return {
+    next(session, key, candidate) {
+      let counts = sessions.get(session)
+      if (!counts) sessions.set(session, (counts = new Map()))
+      const count = counts.get(key) ?? 0
+      counts.set(key, count + 1)
+      let position = count % candidate.cycle
+      const steps = candidate.sequence!
+      for (let i = 0; i < steps.length; i++) {
+        position -= steps[i]!.repeat
+        if (position < 0) return i
+      }
+      return steps.length - 1
+    },
+    reset(session) {
+      if (session === undefined) sessions.clear()
+      else sessions.delete(session)
+    },
+  }
+}

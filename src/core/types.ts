@@ -1,0 +1,86 @@
+/**
+ * The shapes of a `routes.json` file, as written by users (and by users of the old Express
+ * mock server). See DECISIONS.md, "Keys allowed in a routes file".
+ */
+
+/** A regular-expression match condition: `{ "pattern": "^20[0-9]{2}$", "flags": "i" }`. */
+export interface PatternCondition {
+  pattern: string
+  flags?: string
+}
+
+export type ScalarCondition = string | number | boolean | null
+export type ParamCondition =
+  | ScalarCondition
+  | PatternCondition
+  | Array<ScalarCondition>
+  | { [key: string]: unknown }
+
+export type HeaderMap = Record<string, string>
+
+/** One object of a `response` sequence. */
+export interface SequenceItemConfig {
+  file?: string
+  url?: string
+  status?: number
+  latency?: number
+  responseHeader?: HeaderMap
+  responseHeaders?: HeaderMap
+  /** How many requests in a row this item answers (0 or absent: once). */
+  repeat?: number
+}
+
+/** An entry of a method key: the response and, optionally, the conditions that pick it. */
+export interface RouteEntryConfig {
+  file?: string
+  url?: string
+  status?: number
+  latency?: number
+  responseHeader?: HeaderMap
+  responseHeaders?: HeaderMap
+  params?: Record<string, ParamCondition>
+  headers?: Record<string, string | PatternCondition>
+  response?: SequenceItemConfig[]
+}
+
+export type MethodConfig = string | RouteEntryConfig | RouteEntryConfig[]
+
+export interface RouteConfig {
+  file?: string
+  url?: string
+  status?: number
+  latency?: number
+  responseHeader?: HeaderMap
+  responseHeaders?: HeaderMap
+  get?: MethodConfig
+  put?: MethodConfig
+  post?: MethodConfig
+  delete?: MethodConfig
+  patch?: MethodConfig
+  head?: MethodConfig
+}
+
+/** A whole routes file: route key (`v1/users`) -> route. */
+export type RoutesConfig = Record<string, RouteConfig>
+
+export const METHOD_KEYS = ['get', 'put', 'post', 'delete', 'patch', 'head'] as const
+export type MethodKey = (typeof METHOD_KEYS)[number]
+
+/** The logger mockyard writes to. `console` fits, and so do pino, winston and most others. */
+export interface Logger {
+  log(...args: unknown[]): void
+  debug(...args: unknown[]): void
+  info(...args: unknown[]): void
+  warn(...args: unknown[]): void
+  error(...args: unknown[]): void
+}
+
+/**
+ * Where data files come from. The node adapter reads a folder (confined to it); the browser
+ * adapter fetches them from the dev server. `read` resolves to `undefined` for a missing file.
+ */
+export interface FileSource {
+  /** A name for messages: the data folder, or a URL. */
+  readonly label: string
+  read(name: string): Promise<Uint8Array | undefined>
+}

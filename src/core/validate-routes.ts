@@ -1,0 +1,202 @@
+import { toPointer, type ConfigProblem } from './errors.js'
+import { METHOD_KEYS } from './types.js'
+
+type Path = Array<string | number>
+
+const HEADER_KEYS = ['responseHeader', 'responseHeaders'] as const
+const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS] as const
+const ROUTE_KEYS = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS])
+const ENTRY_KEYS = new Set<string>([...RESPONSE_KEYS, 'params', 'headers', 'response'])
+const ITEM_KEYS = new Set<string>([...RESPONSE_KEYS, 'repeat'])
+
+/** What validating a routes file found: errors stop the load, warnings are logged. */
+export interface RoutesValidation {
+  errors: ConfigProblem[]
+  warnings: ConfigProblem[]
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/**
+ * Tells whether a data file name stays inside its data folder: relative, and never climbing
+ * above the folder with `..`. Used for config `file` values and for request paths alike.
+ */
+export function isInsideFolder(name: string): boolean {
+  if (name === '' || name.includes('\0')) return false
+  if (/^([a-zA-Z]:)?[\\/]/.test(name)) return false
+  let depth = 0
+  for (const segment of name.split(/[\\/]/)) {
+    if (segment === '..') depth--
+    else if (segment !== '.' && segment !== '') depth++
+    if (depth < 0) return false
+  }
+  return depth > 0
+}
+
+/**
+ * Checks a parsed routes file against the keys and types DECISIONS.md allows. Every problem is
+ * collected (none stops the walk), each with the file, the JSON pointer and what to do.
+ *
+ * @example
+ * const { errors, warnings } = validateRoutes(JSON.parse(text), 'mocks/routes.json')
+ */
+export function validateRoutes(routes: unknown, file: string): RoutesValidation {
+  const errors: ConfigProblem[] = []
+  const warnings: ConfigProblem[] = []
+  const error = (path: Path, message: string, fix: string) =>
+    errors.push({ file, pointer: toPointer(path), message, fix })
+  const warn = (path: Path, message: string, fix: string) =>
+    warnings.push({ file, pointer: toPointer(path), message, fix })
+
+  if (!isPlainObject(routes)) {
+    error([], 'a routes file must hold a JSON object', 'Write the routes as { "v1/users": { "file": "users.json" } }.')
+    return { errors, warnings }
+  }
+
+  const checkNumber = (path: Path, value: unknown, what: string, min = 0) => {
+    if (typeof value !== 'number' || !Number.isFinite(value) || !Number.isInteger(value) || value < min) {
+      error(path, `${what} must be a whole number${min > 0 ? ` of at least ${min}` : ''}, got ${JSON.stringify(value)}`, `Write ${what} as a number, for example ${what === 'status' ? 200 : 100}.`)
+    }
+  }
+  const checkString = (path: Path, value: unknown, what: string) => {
+    if (typeof value !== 'string' || value === '') {
+      error(path, `${what} must be a non-empty string, got ${JSON.stringify(value)}`, `Write ${what} as a string.`)
+      return false
+    }
+    return true
+  }
+  const checkFile = (path: Path, value: unknown) => {
+    if (!checkString(path, value, 'file')) return
+    if (!isInsideFolder(value as string)) {
+      error(path, `the file "${value}" is outside the data folder`, 'Name a file inside the data folder, relative to it, without "..".')
+    }
+  }
+  const checkPattern = (path: Path, condition: Record<string, unknown>) => {
+    const { pattern, flags } = condition
+    if (typeof pattern !== 'string') {
+      error([...path, 'pattern'], 'pattern must be a string', 'Write the regular expression as a string.')
+      return
+    }
+    if (flags !== undefined && (typeof flags !== 'string' || /[^dgimsuvy]/.test(flags))) {
+      error([...path, 'flags'], `invalid regular-expression flags ${JSON.stringify(flags)}`, 'Use a string of the flags d, i, m, s, u or v.')
+      return
+    }
+    try {
+      new RegExp(pattern, (flags as string | undefined)?.replace(/[gy]/g, '') || 'i')
+    } catch (cause) {
+      error([...path, 'pattern'], `invalid regular expression ${JSON.stringify(pattern)} (${(cause as Error).message.replace(/^Invalid regular expression: /, '')})`, 'Fix the regular expression, or escape its special characters to match them literally.')
+    }
+    for (const key of Object.keys(condition)) {
+      if (key !== 'pattern' && key !== 'flags') warn([...path, key], `unknown key "${key}" in a pattern condition`, 'A pattern condition takes only "pattern" and "flags".')
+    }
+  }
+  const checkHeaders = (path: Path, value: unknown, what: string) => {
+    if (!isPlainObject(value)) {
+      error(path, `${what} must be an object of header names to values`, `Write ${what} as { "X-Name": "value" }.`)
+      return
+    }
+    for (const [name, headerValue] of Object.entries(value)) {
+      if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+        error([...path, name], `"${name}" is not a valid header name`, 'Use letters, digits and dashes in header names.')
+      } else if (typeof headerValue !== 'string' && typeof headerValue !== 'number' && typeof headerValue !== 'boolean') {
+        error([...path, name], `the header value must be a string`, `Write the value of ${name} as a string.`)
+      }
+    }
+  }
+  const checkResponseFields = (path: Path, object: Record<string, unknown>) => {
+    if ('file' in object) checkFile([...path, 'file'], object.file)
+    if ('url' in object) checkString([...path, 'url'], object.url, 'url')
+    if ('status' in object) {
+      checkNumber([...path, 'status'], object.status, 'status')
+      const status = object.status
+      if (typeof status === 'number' && (status < 200 || status > 599)) {
+        error([...path, 'status'], `status ${status} is not a response status`, 'Use a status from 200 to 599.')
+      }
+    }
+    if ('latency' in object) checkNumber([...path, 'latency'], object.latency, 'latency')
+    for (const key of HEADER_KEYS) if (key in object) checkHeaders([...path, key], object[key], key)
+  }
+  const checkUnknown = (path: Path, object: Record<string, unknown>, allowed: Set<string>, where: string) => {
+    for (const key of Object.keys(object)) {
+      if (!allowed.has(key)) {
+        warn([...path, key], `unknown key "${key}" in ${where}; it is ignored`, `Remove it, or use one of ${[...allowed].join(', ')}.`)
+      }
+    }
+  }
+  const checkEntry = (path: Path, entry: unknown) => {
+    if (!isPlainObject(entry)) {
+      error(path, 'an entry must be an object', 'Write the entry as { "file": "x.json", "params": { ... } }.')
+      return
+    }
+    checkUnknown(path, entry, ENTRY_KEYS, 'an entry')
+    checkResponseFields(path, entry)
+    if ('params' in entry) {
+      if (!isPlainObject(entry.params)) {
+        error([...path, 'params'], 'params must be an object of names to values', 'Write params as { "name": "value" }.')
+      } else {
+        for (const [key, condition] of Object.entries(entry.params)) {
+          if (isPlainObject(condition) && 'pattern' in condition) checkPattern([...path, 'params', key], condition)
+          else if (Array.isArray(condition) && condition.some((v) => typeof v === 'object' && v !== null)) {
+            error([...path, 'params', key], 'an array condition must hold plain values', 'List the accepted values as strings or numbers.')
+          } else if (condition === undefined) {
+            error([...path, 'params', key], 'a condition must have a value', 'Give the value to match.')
+          }
+        }
+      }
+    }
+    if ('headers' in entry) {
+      if (!isPlainObject(entry.headers)) {
+        error([...path, 'headers'], 'headers must be an object of header names to values', 'Write headers as { "X-Name": "value" }.')
+      } else {
+        for (const [name, condition] of Object.entries(entry.headers)) {
+          if (isPlainObject(condition) && 'pattern' in condition) checkPattern([...path, 'headers', name], condition)
+          else if (typeof condition !== 'string' && typeof condition !== 'number' && typeof condition !== 'boolean') {
+            error([...path, 'headers', name], 'a header condition must be a string or a pattern object', `Write the expected value of ${name} as a string.`)
+          }
+        }
+      }
+    }
+    if ('response' in entry) {
+      const sequence = entry.response
+      if (!Array.isArray(sequence) || sequence.length === 0) {
+        error([...path, 'response'], 'response must be a non-empty array of response objects', 'Write response as [ { "status": 202 }, { "status": 200, "file": "done.json" } ].')
+      } else {
+        sequence.forEach((item, index) => {
+          const itemPath = [...path, 'response', index]
+          if (!isPlainObject(item)) {
+            error(itemPath, 'a response item must be an object', 'Write it as { "status": 200, "file": "x.json" }.')
+            return
+          }
+          checkUnknown(itemPath, item, ITEM_KEYS, 'a response item')
+          checkResponseFields(itemPath, item)
+          if ('repeat' in item) checkNumber([...itemPath, 'repeat'], item.repeat, 'repeat')
+        })
+      }
+    }
+  }
+
+  for (const [key, route] of Object.entries(routes)) {
+    const path: Path = [key]
+    if (!isPlainObject(route)) {
+      error(path, 'a route must be an object', 'Write the route as { "file": "x.json" } or with method keys.')
+      continue
+    }
+    if (!/^\/?[^?#\s]*$/.test(key)) {
+      error(path, `"${key}" is not a route path`, 'Write the key as a path without query or spaces, like "v1/users/:id".')
+    }
+    checkUnknown(path, route, ROUTE_KEYS, 'a route')
+    checkResponseFields(path, route)
+    for (const method of METHOD_KEYS) {
+      if (!(method in route)) continue
+      const value = route[method]
+      const methodPath = [...path, method]
+      if (typeof value === 'string') checkFile(methodPath, value)
+      else if (Array.isArray(value)) value.forEach((entry, index) => checkEntry([...methodPath, index], entry))
+      else if (isPlainObject(value)) checkEntry(methodPath, value)
+      else error(methodPath, `${method} must be a file name, an entry object or an array of entries`, `Write ${method} as "x.json", { "file": "x.json" } or [ { ... } ].`)
+    }
+  }
+  return { errors, warnings }
+}
