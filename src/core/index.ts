@@ -39,3 +39,4 @@ export { createEngine, effectiveMethod, type Engine, type EngineOptions, type Ha
 export { explainUnmatched } from './explain.js'
 export { memoryFiles } from './memory-files.js'
 export { fromFetchRequest, toFetchResponse } from './fetch.js'
+export { createRequestLog, redactHeaders, bodyText, matchesFilter, type RequestLog, type RequestRecord, type RequestFilter } from './request-log.js'

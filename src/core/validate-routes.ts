@@ -200,3 +200,28 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
   }
   return { errors, warnings }
 }
+
+/** Every data file a routes file names, with its JSON pointer. */
+export function listFiles(routes: unknown): Array<{ name: string; pointer: string }> {
+  const found: Array<{ name: string; pointer: string }> = []
+  if (!isPlainObject(routes)) return found
+  const fromObject = (object: Record<string, unknown>, path: Path) => {
+    if (typeof object.file === 'string') found.push({ name: object.file, pointer: toPointer([...path, 'file']) })
+    if (Array.isArray(object.response)) {
+      object.response.forEach((item, index) => {
+        if (isPlainObject(item)) fromObject(item, [...path, 'response', index])
+      })
+    }
+  }
+  for (const [key, route] of Object.entries(routes)) {
+    if (!isPlainObject(route)) continue
+    fromObject(route, [key])
+    for (const method of METHOD_KEYS) {
+      const value = route[method]
+      if (typeof value === 'string') found.push({ name: value, pointer: toPointer([key, method]) })
+      else if (Array.isArray(value)) value.forEach((entry, index) => isPlainObject(entry) && fromObject(entry, [key, method, index]))
+      else if (isPlainObject(value)) fromObject(value, [key, method])
+    }
+  }
+  return found
+}

@@ -1,0 +1,80 @@
+import { watch, type FSWatcher } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { relative, resolve, sep } from 'node:path'
+import { isInsideFolder } from '../core/validate-routes.js'
+import type { FileSource } from '../core/types.js'
+
+export interface FolderFiles extends FileSource {
+  readonly root: string
+  /** The absolute path of a data file, or `undefined` when the name leaves the folder. */
+  pathOf(name: string): string | undefined
+  /** Forgets cached contents (all, or of one file). */
+  invalidate(name?: string): void
+  close(): void
+}
+
+/**
+ * A `FileSource` over a data folder. Names can never reach outside the folder. Contents are
+ * read once and kept; with `watch`, a change to a file drops its cached copy, so an edited
+ * file is served on the next request without a read per request.
+ */
+export function folderFiles(root: string, options: { watch?: boolean; onChange?: (name: string) => void } = {}): FolderFiles {
+  const absoluteRoot = resolve(root)
+  const cache = new Map<string, Promise<Uint8Array | undefined>>()
+  let watcher: FSWatcher | undefined
+
+  const pathOf = (name: string) => {
+    if (!isInsideFolder(name)) return undefined
+    const path = resolve(absoluteRoot, name)
+    const rel = relative(absoluteRoot, path)
+    return rel === '' || rel.startsWith('..' + sep) || rel === '..' ? undefined : path
+  }
+
+  if (options.watch) {
+    try {
+      watcher = watch(absoluteRoot, { recursive: true, persistent: false }, (_event, filename) => {
+        if (!filename) cache.clear()
+        else {
+          const name = filename.toString().split(sep).join('/')
+          cache.delete(name)
+          options.onChange?.(name)
+        }
+      })
+      watcher.on('error', () => cache.clear())
+    } catch {
+      // A folder that does not exist yet: nothing to watch, nothing cached.
+    }
+  }
+
+  return {
+    root: absoluteRoot,
+    label: absoluteRoot,
+    pathOf,
+    read(name) {
+      const key = name.replace(/\\/g, '/').replace(/^(\.\/)+/, '')
+      let cached = cache.get(key)
+      if (!cached) {
+        const path = pathOf(key)
+        cached = path
+          ? readFile(path).then(
+              (buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength),
+              () => undefined,
+            )
+          : Promise.resolve(undefined)
+        cache.set(key, cached)
+        // A missing file is not remembered: it may be added later.
+        void cached.then((bytes) => {
+          if (bytes === undefined && cache.get(key) === cached) cache.delete(key)
+        })
+      }
+      return cached
+    },
+    invalidate(name) {
+      if (name === undefined) cache.clear()
+      else cache.delete(name)
+    },
+    close() {
+      watcher?.close()
+    },
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * `mockyard/node`: load configs from disk, serve them over HTTP or as middleware, or hand msw
+ * handlers to your own `setupServer`.
+ */
+export { createHandlers, createMiddleware, startMockServer, type HarnessApi, type Middleware, type RunningServer } from './server.js'
+export { MockServer } from './mock-server.js'
+export { createInstance, type Instance, type SurfaceDefaults, type Outcome } from './instance.js'
+export { resolveConfig, readRoutes, findConfigFile, BUNDLED_MOCKS, type ResolvedConfig } from './load-config.js'
+export { folderFiles, type FolderFiles } from './folder-files.js'
+export { createLogger, LOG_LEVELS, type LogLevel } from './logger.js'
+export { parseSize, validateOptions, type MockyardOptions, type MockyardPlugin, type UnhandledRequestStrategy } from './options.js'
+export { SESSION_HEADER } from './node-handler.js'
+export { ConfigError, type ConfigProblem } from '../core/errors.js'
+export type { RequestRecord, RequestFilter } from '../core/request-log.js'

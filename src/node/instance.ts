@@ -1,0 +1,212 @@
+import { watch, type FSWatcher } from 'node:fs'
+import { getResponse, type RequestHandler } from 'msw'
+import { compileRoutes, type RouteSource, type RouteTable } from '../core/compile-routes.js'
+import { createEngine, type Engine, type MatchInfo } from '../core/engine.js'
+import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
+import { bodyText, createRequestLog, redactHeaders, type RequestLog, type RequestRecord } from '../core/request-log.js'
+import type { EngineRequest } from '../core/request-data.js'
+import type { MockResponse } from '../core/respond.js'
+import type { Logger, RoutesConfig } from '../core/types.js'
+import { validateRoutes } from '../core/validate-routes.js'
+import { folderFiles, type FolderFiles } from './folder-files.js'
+import { readRoutes, resolveConfig, type ResolvedConfig } from './load-config.js'
+import { createLogger, type LogLevel } from './logger.js'
+import type { MockyardOptions } from './options.js'
+
+/** The defaults a surface applies where the options say nothing (DECISIONS.md, "Defaults per surface"). */
+export interface SurfaceDefaults {
+  latency: number
+  watch: boolean
+  logLevel: LogLevel
+  /** Serve the bundled mocks when no routes, plugins or config file are given. */
+  bundled?: boolean
+}
+
+/** A request as every node surface hands it over: the engine's view plus a lazy Fetch `Request`. */
+export interface SurfaceRequest extends EngineRequest {
+  headerEntries(): Iterable<[string, string]>
+  /** A full Fetch `Request`, built only when msw handlers must see it. */
+  toFetch(): Request | Promise<Request>
+}
+
+export type Outcome =
+  | { kind: 'handler'; response: Response; record: RequestRecord }
+  | { kind: 'route'; response: MockResponse; info: MatchInfo; record: RequestRecord }
+  | { kind: 'unmatched'; explanation: () => string; record: RequestRecord }
+
+/**
+ * Everything the node surfaces share: the loaded config, the engine, the extra msw handlers, the
+ * request log, per-session state and live reload.
+ */
+export interface Instance {
+  readonly config: ResolvedConfig
+  readonly options: MockyardOptions
+  readonly logger: Logger
+  readonly engine: Engine
+  readonly log: RequestLog
+  /** Handlers from the options and plugins (tried before the routes). */
+  readonly handlers: RequestHandler[]
+  /** Answers a request: extra handlers first, then the routes. Records it in the log. */
+  respond(request: SurfaceRequest, session?: string): Promise<Outcome>
+  /** Adds handlers in front of all others until the next reset. */
+  use(...handlers: RequestHandler[]): void
+  /** Adds or replaces routes (for one session, or for everyone) until the next reset. */
+  useRoutes(routes: RoutesConfig, session?: string): void
+  /** The routes in force (for one session): as loaded, plus overrides. */
+  routes(session?: string): RoutesConfig
+  /** Sequences, overrides, per-test handlers and the request log back to the start. */
+  reset(session?: string): void
+  close(): Promise<void>
+}
+
+function resetHandler(handler: RequestHandler): void {
+  // msw 3: public reset(); msw 2.15: protected, the same method at run time.
+  const reset = (handler as unknown as { reset?: () => void }).reset
+  if (typeof reset === 'function') reset.call(handler)
+}
+
+/**
+ * Loads a configuration and builds the shared state of one surface.
+ *
+ * @example
+ * const instance = await createInstance('mocks/config.js', { latency: 0, watch: false, logLevel: 'error' })
+ */
+export async function createInstance(input: string | MockyardOptions | undefined, defaults: SurfaceDefaults): Promise<Instance> {
+  const config = await resolveConfig(input, { bundled: defaults.bundled ?? false })
+  const options = config.options
+  const logger = options.logProvider ? options.logProvider() : createLogger(defaults.logLevel)
+  const watching = options.watch ?? defaults.watch
+  const folders = new Map<string, FolderFiles>()
+  const filesFor = (data: string) => {
+    let files = folders.get(data)
+    if (!files) {
+      files = folderFiles(data, { watch: watching, onChange: (name) => logger.info(formatMessage(`data file changed, served fresh from now on: ${name}`)) })
+      folders.set(data, files)
+    }
+    return files
+  }
+
+  const loaded = await readRoutes(config.routes, filesFor)
+  for (const warning of loaded.warnings) logger.warn(formatMessage(formatProblem(warning)))
+  let baseSources: RouteSource[] = loaded.sources
+  const engineOptions = { latency: options.latency ?? defaults.latency, pluginContext: options.pluginContext }
+  const engine = createEngine(compileRoutes(baseSources), engineOptions)
+  const log = createRequestLog(options.requestLog)
+  const handlers = config.handlers
+  let perTest: RequestHandler[] = []
+
+  /** Route overrides: '' for everyone, else per session; each has its own engine. */
+  const overrides = new Map<string, { routes: RoutesConfig; engine: Engine }>()
+  const inlineFiles = filesFor(options.data ?? process.cwd())
+  const engineFor = (session: string) => overrides.get(session)?.engine ?? overrides.get('')?.engine ?? engine
+  const tableWith = (routes: RoutesConfig): RouteTable =>
+    compileRoutes([...baseSources, ...(overrides.get('')?.routes && routes !== overrides.get('')!.routes ? [{ file: 'overrides', routes: overrides.get('')!.routes, files: inlineFiles }] : []), { file: 'overrides', routes, files: inlineFiles }])
+
+  const watchers: FSWatcher[] = []
+  if (watching) {
+    let timer: NodeJS.Timeout | undefined
+    const reload = async () => {
+      try {
+        const next = await readRoutes(config.routes, filesFor)
+        for (const warning of next.warnings) logger.warn(formatMessage(formatProblem(warning)))
+        baseSources = next.sources
+        engine.setTable(compileRoutes(baseSources))
+        for (const [session, override] of overrides) override.engine.setTable(tableWith(override.routes)), void session
+        logger.info(formatMessage(`routes reloaded from ${config.routes.filter((r) => typeof r.routes === 'string').map((r) => r.label).join(', ')}`))
+      } catch (error) {
+        logger.error(error instanceof ConfigError ? error.message + '\n' + formatMessage('keeping the last good routes.') : error)
+      }
+    }
+    for (const spec of config.routes) {
+      if (typeof spec.routes !== 'string') continue
+      try {
+        const watcher = watch(spec.routes, { persistent: false }, () => {
+          clearTimeout(timer)
+          timer = setTimeout(() => void reload(), 40)
+        })
+        watcher.on('error', () => undefined)
+        watchers.push(watcher)
+      } catch {
+        // The file vanished between load and watch: nothing to watch.
+      }
+    }
+  }
+
+  async function respond(request: SurfaceRequest, session = ''): Promise<Outcome> {
+    const started = performance.now()
+    const time = new Date().toISOString()
+    const record = (fields: Pick<RequestRecord, 'status' | 'matched'> & Partial<RequestRecord>) =>
+      request
+        .body()
+        .catch(() => null)
+        .then((bytes) =>
+          log.add({
+            time,
+            method: request.method.toUpperCase(),
+            url: request.url,
+            headers: redactHeaders(request.headerEntries()),
+            body: bodyText(bytes),
+            session,
+            durationMs: Math.round((performance.now() - started) * 100) / 100,
+            ...fields,
+          }),
+        )
+    const extra = perTest.length > 0 ? [...perTest, ...handlers] : handlers
+    if (extra.length > 0) {
+      const response = await getResponse(extra, await request.toFetch())
+      if (response) {
+        return { kind: 'handler', response, record: await record({ status: response.status, matched: true, entry: 'handler' }) }
+      }
+    }
+    const result = await engineFor(session).handle(request, { session })
+    if (!result.matched) {
+      return { kind: 'unmatched', explanation: result.explanation, record: await record({ status: 0, matched: false }) }
+    }
+    const { info } = result
+    return {
+      kind: 'route',
+      response: result.response,
+      info,
+      record: await record({ status: info.status, matched: true, route: info.route, entry: info.entry, ...(info.file ? { file: info.file } : {}) }),
+    }
+  }
+
+  return {
+    config,
+    options,
+    logger,
+    engine,
+    log,
+    handlers,
+    respond,
+    use(...next) {
+      perTest = [...next, ...perTest]
+    },
+    useRoutes(routes, session = '') {
+      const { errors } = validateRoutes(routes, 'useRoutes()')
+      if (errors.length > 0) throw new ConfigError(errors)
+      const merged = { ...(overrides.get(session)?.routes ?? {}), ...routes }
+      overrides.set(session, { routes: merged, engine: createEngine(tableWith(merged), engineOptions) })
+    },
+    routes(session = '') {
+      return (overrides.get(session)?.engine ?? overrides.get('')?.engine ?? engine).table.config
+    },
+    reset(session) {
+      if (session === undefined || session === '') {
+        engine.reset()
+        overrides.clear()
+        perTest = []
+        log.clear()
+        for (const handler of handlers) resetHandler(handler)
+      } else {
+        engine.reset(session)
+        overrides.delete(session)
+        log.clear(session)
+      }
+    },
+    async close() {
+      for (const watcher of watchers) watcher.close()
+      for (const files of folders.values()) files.close()
+    },
+  }
+}

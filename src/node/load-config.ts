@@ -1,0 +1,244 @@
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, extname, join, resolve } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { RequestHandler } from 'msw'
+import type { RouteSource } from '../core/compile-routes.js'
+import { ConfigError, type ConfigProblem } from '../core/errors.js'
+import type { RoutesConfig } from '../core/types.js'
+import { listFiles, validateRoutes } from '../core/validate-routes.js'
+import { folderFiles, type FolderFiles } from './folder-files.js'
+import { validateOptions, type MockyardOptions, type MockyardPlugin } from './options.js'
+
+/** The folder of the bundled example mocks (`mocks/` of this package). */
+export const BUNDLED_MOCKS = fileURLToPath(new URL('../../mocks/', import.meta.url))
+
+/** One routes file (or inline routes object) to read, and the data folder its files live in. */
+export interface RoutesSpec {
+  /** Absolute path, or the routes object itself. */
+  routes: string | RoutesConfig
+  /** Label for an inline object (`options#/routes/0`, `plugin my-plugin`). */
+  label: string
+  data: string
+}
+
+export interface ResolvedConfig {
+  /** The options, with paths made absolute. */
+  options: MockyardOptions
+  /** The config file the options came from, if any. */
+  configFile?: string
+  /** Plugins' routes first, then the local ones: later ones override earlier ones. */
+  routes: RoutesSpec[]
+  /** `options.handlers`, then the plugins' handlers. */
+  handlers: RequestHandler[]
+}
+
+const CONFIG_NAMES = ['config.js', 'config.mjs', 'config.json']
+
+/** Finds the conventional config file `mocks/config.js` (or `.mjs`/`.json`) in a folder. */
+export function findConfigFile(cwd = process.cwd()): string | undefined {
+  for (const name of CONFIG_NAMES) {
+    const path = join(cwd, 'mocks', name)
+    if (existsSync(path)) return path
+  }
+  return undefined
+}
+
+/** Line and column (1-based) of a character offset, for JSON errors. */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset)
+  const line = before.split('\n').length
+  return { line, column: offset - before.lastIndexOf('\n') }
+}
+
+/** Parses JSON text; a syntax error becomes a problem with line and column. */
+export function parseJsonFile(text: string, file: string): { value?: unknown; problem?: ConfigProblem } {
+  try {
+    return { value: JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) }
+  } catch (error) {
+    const message = (error as Error).message
+    const position = /position (\d+)/.exec(message)
+    const where = /\(line (\d+) column (\d+)\)/.exec(message)
+    const at = where ? { line: Number(where[1]), column: Number(where[2]) } : position ? lineAndColumn(text, Number(position[1])) : undefined
+    const reason = message.replace(/\s*\(line \d+ column \d+\)/, '').replace(/ in JSON at position \d+/, '')
+    return {
+      problem: {
+        file,
+        pointer: '',
+        message: `invalid JSON${at ? ` at line ${at.line}, column ${at.column}` : ''}: ${reason}`,
+        fix: 'Fix the JSON syntax (a missing comma or quote, or a trailing comma, is the usual cause).',
+      },
+    }
+  }
+}
+
+async function importDefault(path: string): Promise<unknown> {
+  const module = (await import(pathToFileURL(path).href)) as { default?: unknown }
+  return module.default ?? module
+}
+
+/** Reads options from a config file: `.js`/`.mjs` default export, or `.json`. */
+async function readConfigFile(path: string): Promise<unknown> {
+  let stat
+  try {
+    stat = statSync(path)
+  } catch (cause) {
+    throw new ConfigError([{ file: path, pointer: '', message: 'the config file cannot be read', fix: 'Check the path, or omit it to use the defaults.' }], { cause })
+  }
+  if (!stat.isFile()) throw new ConfigError([{ file: path, pointer: '', message: 'the config path is not a file', fix: 'Point at a config.js, config.mjs or config.json file.' }])
+  if (extname(path) === '.json') {
+    const { value, problem } = parseJsonFile(readFileSync(path, 'utf8'), path)
+    if (problem) throw new ConfigError([problem])
+    return value
+  }
+  try {
+    return await importDefault(path)
+  } catch (cause) {
+    throw new ConfigError([{ file: path, pointer: '', message: `the config file failed to load: ${(cause as Error).message}`, fix: 'Fix the error in the config module; its default export must be the options object.' }], { cause })
+  }
+}
+
+/** The data folder to use beside a routes file: its `data` subfolder if present, else its own. */
+function defaultDataFor(folder: string): string {
+  const data = join(folder, 'data')
+  return existsSync(data) ? data : folder
+}
+
+function resolvePlugin(name: string, from: string): string {
+  if (name.startsWith('.') || name.startsWith('/')) return resolve(from, name)
+  const require = createRequire(join(from, 'noop.js'))
+  try {
+    return require.resolve(name)
+  } catch {
+    // ESM-only packages: resolve their package.json and read the import entry.
+    const pkgPath = require.resolve(`${name}/package.json`)
+    const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { exports?: unknown; module?: string; main?: string }
+    const exp = pkg.exports as Record<string, unknown> | string | undefined
+    const root = typeof exp === 'string' ? exp : (exp?.['.'] ?? exp)
+    const entry =
+      typeof root === 'string' ? root : ((root as Record<string, unknown> | undefined)?.import ?? (root as Record<string, unknown> | undefined)?.default ?? pkg.module ?? pkg.main ?? 'index.js')
+    return resolve(dirname(pkgPath), String(entry))
+  }
+}
+
+/**
+ * Resolves options given as an object or as the path of a config file: validates them, makes
+ * paths absolute (from the config file's folder, or the working directory for options given in
+ * code) and loads plugins. Every problem is collected into one `ConfigError`.
+ */
+export async function resolveConfig(input: string | MockyardOptions | undefined, fallback?: { bundled: boolean }): Promise<ResolvedConfig> {
+  let configFile: string | undefined
+  let raw: unknown = input ?? {}
+  if (typeof input === 'string') {
+    configFile = resolve(input)
+    raw = await readConfigFile(configFile)
+  }
+  const problems = validateOptions(raw, configFile ?? 'options')
+  if (problems.length > 0) throw new ConfigError(problems)
+  const options = { ...(raw as MockyardOptions) }
+  const base = configFile ? dirname(configFile) : process.cwd()
+  if (options.data) options.data = resolve(base, options.data)
+
+  const routes: RoutesSpec[] = []
+  const handlers: RequestHandler[] = [...(options.handlers ?? [])]
+
+  for (const [index, plugin] of (options.plugins ?? []).entries()) {
+    let object: MockyardPlugin
+    let folder = base
+    let label = `plugin #${index}`
+    if (typeof plugin === 'string') {
+      label = `plugin ${plugin}`
+      try {
+        const path = resolvePlugin(plugin, base)
+        folder = dirname(path)
+        object = (await importDefault(path)) as MockyardPlugin
+      } catch (cause) {
+        problems.push({ file: configFile ?? 'options', pointer: `/plugins/${index}`, message: `the plugin "${plugin}" cannot be loaded: ${(cause as Error).message.split('\n')[0]}`, fix: `Install it (npm install -D ${plugin}) or fix its name; names resolve from ${base}.` })
+        continue
+      }
+    } else object = plugin
+    if (typeof object !== 'object' || object === null) {
+      problems.push({ file: configFile ?? 'options', pointer: `/plugins/${index}`, message: `${label} has no default export object`, fix: 'A plugin module must export default { routes, data }.' })
+      continue
+    }
+    const data = object.data ? resolve(folder, object.data) : defaultDataFor(folder)
+    for (const value of [object.routes ?? []].flat()) {
+      routes.push(typeof value === 'string' ? { routes: resolve(folder, value), label: resolve(folder, value), data: object.data ? data : defaultDataFor(dirname(resolve(folder, value))) } : { routes: value, label, data })
+    }
+    handlers.push(...(object.handlers ?? []))
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+
+  let local = options.routes === undefined ? [] : [options.routes].flat()
+  if (local.length === 0 && (options.plugins ?? []).length === 0 && fallback?.bundled && !configFile) {
+    local = [join(BUNDLED_MOCKS, 'routes.json')]
+    options.data ??= join(BUNDLED_MOCKS, 'data')
+  }
+  local.forEach((value, index) => {
+    if (typeof value === 'string') {
+      const path = resolve(base, value)
+      routes.push({ routes: path, label: path, data: options.data ?? defaultDataFor(dirname(path)) })
+    } else {
+      routes.push({ routes: value, label: `${configFile ?? 'options'}#/routes${Array.isArray(options.routes) ? `/${index}` : ''}`, data: options.data ?? base })
+    }
+  })
+  if (typeof options.routes === 'string') options.routes = resolve(base, options.routes)
+  else if (Array.isArray(options.routes)) options.routes = options.routes.map((r) => (typeof r === 'string' ? resolve(base, r) : r))
+  return { options, configFile, routes, handlers }
+}
+
+export interface ReadRoutesResult {
+  sources: RouteSource[]
+  warnings: ConfigProblem[]
+}
+
+/**
+ * Reads and validates every routes file. Errors (unreadable files, bad JSON, wrong types,
+ * invalid patterns, files outside the data folder) are thrown together as one `ConfigError`;
+ * unknown keys, missing data files and data `.json` files that do not parse are warnings.
+ */
+export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: string) => FolderFiles): Promise<ReadRoutesResult> {
+  const errors: ConfigProblem[] = []
+  const warnings: ConfigProblem[] = []
+  const sources: RouteSource[] = []
+  for (const spec of specs) {
+    let routes: unknown = spec.routes
+    if (typeof spec.routes === 'string') {
+      let text: string
+      try {
+        text = await readFile(spec.routes, 'utf8')
+      } catch (error) {
+        errors.push({ file: spec.routes, pointer: '', message: `the routes file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, fix: 'Check the path in the routes option.' })
+        continue
+      }
+      const parsed = parseJsonFile(text, spec.routes)
+      if (parsed.problem) {
+        errors.push(parsed.problem)
+        continue
+      }
+      routes = parsed.value
+    }
+    const result = validateRoutes(routes, spec.label)
+    errors.push(...result.errors)
+    warnings.push(...result.warnings)
+    if (result.errors.length > 0) continue
+    const files = filesFor(spec.data)
+    const missing: string[] = []
+    for (const { name, pointer } of listFiles(routes)) {
+      const path = files.pathOf(name)
+      if (!path || !existsSync(path)) {
+        missing.push(name)
+        warnings.push({ file: spec.label, pointer, message: `the data file "${name}" does not exist in ${spec.data}`, fix: 'Add the file (requests for it answer 404 until then), or fix the name.' })
+      } else if (name.endsWith('.json')) {
+        const bytes = await files.read(name)
+        if (bytes && parseJsonFile(new TextDecoder().decode(bytes), path).problem) {
+          warnings.push({ file: spec.label, pointer, message: `the data file "${name}" is not valid JSON; it is served as written`, fix: 'Fix the JSON in the file if clients should parse it.' })
+        }
+      }
+    }
+    sources.push({ file: spec.label, routes: routes as RoutesConfig, files })
+  }
+  if (errors.length > 0) throw new ConfigError(errors)
+  return { sources, warnings }
+}

@@ -1,0 +1,79 @@
+import type { Server } from 'node:http'
+import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
+import type { MockyardOptions } from './options.js'
+import { listen, middlewareOf, type Middleware, type RunningServer } from './server.js'
+
+const SERVER_DEFAULTS: SurfaceDefaults = { latency: 250, watch: true, logLevel: 'info', bundled: true }
+
+/**
+ * The embedding interface of the old Express mock server (seed 4.1): construct with a config
+ * file path or an options object, then `start()` or `middleware()`. Options given to `start()`
+ * or `middleware()` override the constructor's. Without any routes it serves the bundled mocks.
+ *
+ * @example
+ * const server = new MockServer('mocks/config.js')
+ * const { url } = await server.start({ port: 0 })
+ * console.log(server.config().server.address())
+ * await server.stop()
+ */
+export class MockServer {
+  readonly #input: string | MockyardOptions | undefined
+  #instance?: Instance
+  #running?: RunningServer
+  #options: MockyardOptions = {}
+
+  constructor(configPathOrOptions?: string | MockyardOptions) {
+    this.#input = configPathOrOptions
+  }
+
+  async #load(overrides: MockyardOptions): Promise<Instance> {
+    const input = this.#input
+    if (typeof input === 'string' && Object.keys(overrides).length > 0) {
+      // Merge file options with the call's: load the file first, then apply overrides.
+      const base = await createInstance(input, SERVER_DEFAULTS)
+      await base.close()
+      const merged = { ...base.config.options, ...overrides }
+      this.#instance = await createInstance(merged, SERVER_DEFAULTS)
+    } else {
+      this.#instance = await createInstance(typeof input === 'string' ? input : { ...input, ...overrides }, SERVER_DEFAULTS)
+    }
+    this.#options = this.#instance.options
+    return this.#instance
+  }
+
+  /** Starts listening; resolves once the server accepts connections. */
+  async start(options: MockyardOptions = {}): Promise<{ url: string; port: number; host: string }> {
+    if (this.#running) throw new Error('[mockyard] this MockServer is already started. Call stop() first, or create another MockServer.')
+    const instance = await this.#load(options)
+    this.#running = await listen(instance, instance.options.host ?? '0.0.0.0', instance.options.port ?? 0)
+    return { url: this.#running.url, port: this.#running.port, host: this.#running.host }
+  }
+
+  /** Connect-style middleware over the same configuration. */
+  async middleware(options: MockyardOptions = {}): Promise<Middleware> {
+    return middlewareOf(await this.#load(options))
+  }
+
+  /** Stops listening and closes every open connection. */
+  async stop(): Promise<void> {
+    const running = this.#running
+    this.#running = undefined
+    await running?.stop()
+    await this.#instance?.close()
+  }
+
+  /** Restarts sequences and clears overrides and the request log. */
+  reset(): void {
+    this.#instance?.reset()
+  }
+
+  /** The options in force and the `node:http` server (once started). */
+  config(): { options: MockyardOptions; server: Server | undefined } {
+    return { options: this.#options, server: this.#running?.server }
+  }
+
+  /** The running server's harness API (request log, overrides); undefined before start(). */
+  get harness(): RunningServer | undefined {
+    return this.#running
+  }
+}

@@ -1,0 +1,233 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { Readable } from 'node:stream'
+import { addCorsHeaders, preflightHeaders } from '../core/cors.js'
+import { formatMessage } from '../core/errors.js'
+import { errorResponse, type MockResponse } from '../core/respond.js'
+import type { Instance, Outcome, SurfaceRequest } from './instance.js'
+
+export const SESSION_HEADER = 'x-mockyard-session'
+
+/** A body larger than the `limit` option. */
+class PayloadTooLargeError extends Error {
+  override name = 'PayloadTooLargeError'
+}
+
+const NO_BODY = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE'])
+
+/** Reads a request body into memory, refusing it past `limit` bytes. */
+function readBody(req: IncomingMessage & { body?: unknown }, limit: number): Promise<Uint8Array | null> {
+  const declared = Number(req.headers['content-length'] ?? NaN)
+  if (declared > limit) return Promise.reject(new PayloadTooLargeError(`the body of ${declared} bytes is over the limit of ${limit} bytes`))
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    if (NO_BODY.has(req.method ?? 'GET') || req.readableEnded) return Promise.resolve(alreadyParsed(req))
+  }
+  // Behind express.json() and friends the stream is already consumed: use what they parsed.
+  if (req.readableEnded || (req as { _body?: boolean })._body) return Promise.resolve(alreadyParsed(req))
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        reject(new PayloadTooLargeError(`the body is over the limit of ${limit} bytes`))
+        req.removeAllListeners('data')
+        req.resume()
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolve(size === 0 ? null : new Uint8Array(Buffer.concat(chunks, size))))
+    req.on('error', reject)
+  })
+}
+
+function alreadyParsed(req: IncomingMessage & { body?: unknown }): Uint8Array | null {
+  const body = req.body
+  if (body === undefined || body === null) return null
+  if (body instanceof Uint8Array) return body
+  if (typeof body === 'string') return new TextEncoder().encode(body)
+  const type = String(req.headers['content-type'] ?? '')
+  if (type.includes('application/x-www-form-urlencoded') && typeof body === 'object') {
+    return new TextEncoder().encode(new URLSearchParams(body as Record<string, string>).toString())
+  }
+  return new TextEncoder().encode(JSON.stringify(body))
+}
+
+function headerGetter(req: IncomingMessage) {
+  return {
+    get(name: string): string | null {
+      const value = req.headers[name.toLowerCase()]
+      if (value === undefined) return null
+      return Array.isArray(value) ? value.join(', ') : value
+    },
+  }
+}
+
+function* headerEntries(req: IncomingMessage): Iterable<[string, string]> {
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) yield [name, Array.isArray(value) ? value.join(', ') : value]
+  }
+}
+
+/** Wraps a node request for the instance: the body is read once, and a Fetch `Request` only on demand. */
+export function toSurfaceRequest(req: IncomingMessage, origin: string, limit: number): SurfaceRequest {
+  let body: Promise<Uint8Array | null> | undefined
+  const url = origin + (req.url ?? '/')
+  const read = () => (body ??= readBody(req, limit))
+  return {
+    method: req.method ?? 'GET',
+    url,
+    headers: headerGetter(req),
+    headerEntries: () => headerEntries(req),
+    body: read,
+    async toFetch() {
+      const bytes = await read()
+      const headers = new Headers()
+      for (const [name, value] of headerEntries(req)) {
+        if (!name.startsWith(':')) headers.append(name, value)
+      }
+      const method = req.method ?? 'GET'
+      return new Request(url, { method, headers, body: bytes && method !== 'GET' && method !== 'HEAD' ? (bytes as BodyInit) : undefined })
+    },
+  }
+}
+
+/** Writes the engine's plain response. */
+export function writeMockResponse(res: ServerResponse, response: MockResponse, head: boolean): void {
+  const body = response.body
+  const headers: Record<string, string | number> = response.headers
+  if (body !== null) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+  res.writeHead(response.status, headers)
+  res.end(head || body === null ? undefined : body)
+}
+
+/** Writes a Fetch `Response` (from an msw handler), adding CORS headers. */
+export async function writeFetchResponse(res: ServerResponse, response: Response, origin: string | null, head: boolean): Promise<void> {
+  const headers: Record<string, string> = {}
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value
+  })
+  addCorsHeaders(headers, origin)
+  const cookies = response.headers.getSetCookie?.() ?? []
+  res.writeHead(response.status, { ...headers, ...(cookies.length > 0 ? { 'set-cookie': cookies } : {}) })
+  if (head || response.body === null) {
+    res.end()
+    return
+  }
+  await new Promise<void>((resolve, reject) => {
+    Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).on('error', reject).pipe(res).on('finish', resolve).on('error', reject)
+  })
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+}
+
+/**
+ * The 404 of the listener: JSON by default, HTML when the client prefers `text/html`, XML
+ * when it prefers XML. The message names the request and the closest routes.
+ */
+export function notFoundResponse(explanation: string, accept: string | null, method: string, url: string): MockResponse {
+  const prefers = (type: string) => (accept ?? '').split(',').findIndex((part) => part.includes(type))
+  const html = prefers('text/html')
+  const xml = Math.max(prefers('application/xml'), prefers('text/xml'))
+  const json = prefers('json')
+  if (html !== -1 && (json === -1 || html < json) && (xml === -1 || html < xml)) {
+    return {
+      status: 404,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: `<!doctype html><html><head><title>404 Not Found: mockyard</title></head><body><h1>404 Not Found</h1><pre>${escapeHtml(explanation)}</pre></body></html>\n`,
+    }
+  }
+  if (xml !== -1 && (json === -1 || xml < json)) {
+    return {
+      status: 404,
+      headers: { 'content-type': 'application/xml; charset=utf-8' },
+      body: `<?xml version="1.0" encoding="UTF-8"?>\n<error><status>404</status><error>Not Found</error><message>${escapeHtml(explanation)}</message></error>\n`,
+    }
+  }
+  const response = errorResponse(404, 'Not Found', '', { method, url })
+  response.body = JSON.stringify({ error: 'Not Found', message: explanation, method, url })
+  return response
+}
+
+export interface NodeHandlerOptions {
+  /** `listener`: unmatched -> 404; `middleware`: unmatched -> `next()`. */
+  mode: 'listener' | 'middleware'
+  limit: number
+  /** Answers `GET /` with the package's name, description and version (listener). */
+  rootInfo?: () => Record<string, unknown>
+  /** Handles `/__mockyard/` admin requests (listener); returns true when it did. */
+  admin?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>
+}
+
+/**
+ * The request listener shared by the HTTP listener and the middleware: CORS preflight, body
+ * limit, extra handlers, routes, explained 404s, and a 500 that keeps the server serving.
+ */
+export function createNodeHandler(instance: Instance, options: NodeHandlerOptions) {
+  return async function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> {
+    const origin = req.headers.origin ?? null
+    const method = (req.method ?? 'GET').toUpperCase()
+    try {
+      if (options.admin && req.url?.startsWith('/__mockyard/') && (await options.admin(req, res))) return
+      if (method === 'OPTIONS') {
+        writeMockResponse(res, { status: 204, headers: preflightHeaders(origin, req.headers['access-control-request-headers'] ?? null), body: null }, true)
+        return
+      }
+      const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
+      const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`
+      const request = toSurfaceRequest(req, `${scheme}://${host}`, options.limit)
+      const sessionHeader = req.headers[SESSION_HEADER]
+      const session = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader
+      const outcome: Outcome = await instance.respond(request, session ?? '')
+      const head = method === 'HEAD'
+      if (outcome.kind === 'route') {
+        writeMockResponse(res, outcome.response, head)
+        logLine(instance, method, req.url ?? '/', outcome.response.status, outcome.info.file ?? outcome.info.route, outcome.record.durationMs)
+        return
+      }
+      if (outcome.kind === 'handler') {
+        await writeFetchResponse(res, outcome.response, origin, head)
+        logLine(instance, method, req.url ?? '/', outcome.response.status, 'handler', outcome.record.durationMs)
+        return
+      }
+      if (options.mode === 'middleware' && next) {
+        next()
+        return
+      }
+      if (options.rootInfo && method === 'GET' && (req.url === '/' || req.url?.startsWith('/?'))) {
+        writeMockResponse(res, { status: 200, headers: addCorsHeaders({ 'content-type': 'application/json; charset=utf-8' }, origin), body: JSON.stringify(options.rootInfo()) }, false)
+        return
+      }
+      const explanation = outcome.explanation()
+      instance.logger.warn(explanation)
+      const response = notFoundResponse(explanation, req.headers.accept ?? null, method, request.url)
+      addCorsHeaders(response.headers, origin)
+      outcome.record.status = 404
+      writeMockResponse(res, response, head)
+    } catch (error) {
+      if (error instanceof PayloadTooLargeError) {
+        const response = errorResponse(413, 'Payload Too Large', `${method} ${req.url}: ${error.message}. Send a smaller body, or raise the limit option`, { limit: options.limit })
+        addCorsHeaders(response.headers, origin)
+        if (!res.headersSent) {
+          res.setHeader('connection', 'close')
+          writeMockResponse(res, response, false)
+        }
+        return
+      }
+      instance.logger.error(formatMessage(`${method} ${req.url} failed: ${(error as Error)?.stack ?? String(error)}`))
+      if (res.headersSent) {
+        res.destroy()
+        return
+      }
+      const response = errorResponse(500, 'Internal Server Error', `${method} ${req.url} failed inside mockyard: ${(error as Error)?.message ?? String(error)}. The server keeps serving; see its log for the stack`)
+      addCorsHeaders(response.headers, origin)
+      writeMockResponse(res, response, false)
+    }
+  }
+}
+
+function logLine(instance: Instance, method: string, path: string, status: number, what: string, ms: number): void {
+  instance.logger.info(`${method} ${path} ${status} ${what} ${ms}ms`)
+}

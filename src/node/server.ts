@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { RequestHandler } from 'msw'
+import type { RequestFilter, RequestRecord } from '../core/request-log.js'
+import type { RoutesConfig } from '../core/types.js'
+import { MockyardHandler } from '../msw/index.js'
+import { handleAdmin } from './admin.js'
+import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
+import { createNodeHandler } from './node-handler.js'
+import { parseSize, type MockyardOptions } from './options.js'
+
+const DEFAULT_LIMIT = 50 * 1024 * 1024
+
+export function packageInfo(): { name: string; description: string; version: string } {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; description: string; version: string }
+  return { name: pkg.name, description: pkg.description, version: pkg.version }
+}
+
+/** The test-harness side every handle offers: the request log and overrides. */
+export interface HarnessApi {
+  /** The recorded requests, oldest first, optionally filtered. */
+  requests(filter?: RequestFilter): RequestRecord[]
+  /** Resolves with the first request (recorded or to come) that fits. */
+  waitForRequest(predicate: (record: RequestRecord) => boolean, options?: { timeout?: number }): Promise<RequestRecord>
+  /** Adds msw handlers in front of the others until the next reset. */
+  use(...handlers: RequestHandler[]): void
+  /** Adds or replaces routes until the next reset. */
+  useRoutes(routes: RoutesConfig): void
+  /** Sequences, overrides, per-test handlers and the request log back to the start. */
+  reset(): void
+}
+
+export function harnessOf(instance: Instance): HarnessApi {
+  return {
+    requests: (filter) => instance.log.list(filter),
+    waitForRequest: (predicate, options) => instance.log.waitFor(predicate, options),
+    use: (...handlers) => instance.use(...handlers),
+    useRoutes: (routes) => instance.useRoutes(routes),
+    reset: () => instance.reset(),
+  }
+}
+
+export interface RunningServer extends HarnessApi {
+  /** `http://HOST:PORT`, with a loopback host when bound to all interfaces. */
+  readonly url: string
+  readonly port: number
+  readonly host: string
+  /** The `node:http` server. */
+  readonly server: Server
+  /** Closes the listener and every open connection, keep-alive ones too. */
+  stop(): Promise<void>
+}
+
+/** Starts a `node:http` listener over an instance. */
+export async function listen(instance: Instance, host: string, port: number): Promise<RunningServer> {
+  const limit = parseSize(instance.options.limit ?? DEFAULT_LIMIT) ?? DEFAULT_LIMIT
+  const info = packageInfo()
+  const handle = createNodeHandler(instance, {
+    mode: 'listener',
+    limit,
+    rootInfo: () => info,
+    admin: (req, res) => handleAdmin(instance, req, res),
+  })
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => void handle(req, res))
+  server.keepAliveTimeout = 5000
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address
+  let stopping: Promise<void> | undefined
+  return {
+    ...harnessOf(instance),
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    host,
+    server,
+    stop() {
+      stopping ??= new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+        // Connections in the middle of a (delayed) response get a moment, then go.
+        setTimeout(() => server.closeAllConnections(), 100).unref()
+      }).then(() => instance.close())
+      return stopping
+    },
+  }
+}
+
+const TEST_DEFAULTS: SurfaceDefaults = { latency: 0, watch: false, logLevel: 'error' }
+
+/**
+ * Starts a real HTTP listener for tests: latency 0, host 127.0.0.1, a random port, no live
+ * reload, quiet logs (all overridable by the options).
+ *
+ * @example
+ * const server = await startMockServer({ routes: 'mocks/routes.json' })
+ * const res = await fetch(`${server.url}/v1/users`)
+ * await server.stop()
+ */
+export async function startMockServer(options: MockyardOptions | string = {}): Promise<RunningServer> {
+  const instance = await createInstance(options, TEST_DEFAULTS)
+  return listen(instance, instance.options.host ?? '127.0.0.1', instance.options.port ?? 0)
+}
+
+export type Middleware = ((req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void) &
+  HarnessApi & {
+    /** Stops watching files. */
+    close(): Promise<void>
+  }
+
+/** Wraps an instance as connect-style middleware. */
+export function middlewareOf(instance: Instance): Middleware {
+  const limit = parseSize(instance.options.limit ?? DEFAULT_LIMIT) ?? DEFAULT_LIMIT
+  const handle = createNodeHandler(instance, { mode: 'middleware', limit })
+  const middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
+    handle(req, res, next).catch(next)
+  }
+  return Object.assign(middleware, harnessOf(instance), { close: () => instance.close() })
+}
+
+/**
+ * Connect-style middleware for express, connect or a Vite dev server: answers configured
+ * routes and calls `next()` for everything else. Latency 250 ms and live reload by default.
+ *
+ * @example
+ * const app = express()
+ * app.use('/mock', await createMiddleware({ routes: 'mocks/routes.json', latency: 0 }))
+ */
+export async function createMiddleware(options: MockyardOptions | string = {}): Promise<Middleware> {
+  return middlewareOf(await createInstance(options, { latency: 250, watch: true, logLevel: 'info' }))
+}
+
+/**
+ * msw request handlers for the given config (options first: `handlers`, then the routes), for
+ * your own `setupServer` or `setupWorker`. Unmatched requests fall through. msw's
+ * `resetHandlers()` restarts their sequences.
+ *
+ * @example
+ * const server = setupServer(...(await createHandlers({ routes: 'mocks/routes.json' })))
+ */
+export async function createHandlers(options: MockyardOptions | string = {}): Promise<RequestHandler[]> {
+  const instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'error' })
+  return [...instance.handlers, new MockyardHandler(instance.engine)]
+}

@@ -1,0 +1,213 @@
+/**
+ * One behaviour contract, run against every surface (in process, HTTP listener, middleware in
+ * express and connect, MockServer, Vitest helper, browser worker): every example of
+ * EXAMPLES.md, so the surfaces provably agree.
+ */
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+
+export const EXAMPLES_DIR = fileURLToPath(new URL('../fixtures/examples/', import.meta.url))
+export const EXAMPLES_ROUTES = EXAMPLES_DIR + 'routes.json'
+export const EXAMPLES_DATA = EXAMPLES_DIR + 'data'
+
+export interface Surface {
+  /** Sends a request to a path (`/v1/users?x=1`) of the surface. */
+  fetch(path: string, init?: RequestInit): Promise<Response>
+  reset(): void | Promise<void>
+  close(): void | Promise<void>
+}
+
+const json = (res: Response) => res.json() as Promise<{ file?: string }>
+
+/** Registers the contract's tests for a surface created by `create()` (options: the examples). */
+export function runContract(name: string, create: () => Promise<Surface>): void {
+  describe(`contract: ${name}`, () => {
+    let surface: Surface
+    beforeAll(async () => {
+      surface = await create()
+    })
+    afterAll(async () => {
+      await surface?.close()
+    })
+    beforeEach(async () => {
+      await surface.reset()
+    })
+    const get = (path: string, init?: RequestInit) => surface.fetch(path, init)
+    const fileOf = async (path: string, init?: RequestInit) => (await json(await get(path, init))).file
+
+    describe('one file for every method', () => {
+      it.each(['GET', 'PUT', 'POST', 'DELETE', 'PATCH'])('%s /v1/users -> 200 users.json', async (method) => {
+        const res = await get('/v1/users', { method })
+        expect(res.status).toBe(200)
+        expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+        expect(await json(res)).toEqual({ file: 'users.json' })
+      })
+      it('serves /v1/users.json and /v1/users/ as the same route, and ignores case', async () => {
+        expect(await fileOf('/v1/users.json')).toBe('users.json')
+        expect(await fileOf('/v1/users/')).toBe('users.json')
+        expect(await fileOf('/V1/Users')).toBe('users.json')
+      })
+      it('HEAD -> 200, JSON content type, no body', async () => {
+        const res = await get('/v1/users', { method: 'HEAD' })
+        expect(res.status).toBe(200)
+        expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+        expect(await res.text()).toBe('')
+      })
+    })
+
+    describe('status, latency, method keys', () => {
+      it('GET -> 201 orders.json after about 400 ms', async () => {
+        const started = performance.now()
+        const res = await get('/v1/orders')
+        const elapsed = performance.now() - started
+        expect(res.status).toBe(201)
+        expect(await json(res)).toEqual({ file: 'orders.json' })
+        expect(elapsed).toBeGreaterThanOrEqual(380)
+        expect(elapsed).toBeLessThan(3000)
+      })
+      it('POST -> 201 order-created.json', async () => {
+        const res = await get('/v1/orders', { method: 'POST' })
+        expect(res.status).toBe(201)
+        expect(await json(res)).toEqual({ file: 'order-created.json' })
+      })
+      it('DELETE -> 204, empty body, x-deleted: yes', async () => {
+        const res = await get('/v1/orders', { method: 'DELETE' })
+        expect(res.status).toBe(204)
+        expect(res.headers.get('x-deleted')).toBe('yes')
+        expect(await res.text()).toBe('')
+      })
+      it('X-HTTP-Method-Override on a POST counts as that method', async () => {
+        const res = await get('/v1/orders', { method: 'POST', headers: { 'X-HTTP-Method-Override': 'DELETE' } })
+        expect(res.status).toBe(204)
+      })
+    })
+
+    describe('choosing by query parameters', () => {
+      it.each([
+        ['?status=open', 'claims-open.json'],
+        ['?status=open&owner=me', 'claims-open-mine.json'],
+        ['?status=closed', 'claims-all.json'],
+        ['?tag=alpha&tag=beta', 'claims-multi.json'],
+        ['?tag=alpha', 'claims-multi.json'],
+        ['?tag=gamma', 'claims-all.json'],
+        ['?year=2024', 'claims-year.json'],
+        ['?year=1999', 'claims-all.json'],
+        ['?page=2', 'claims-page.json'],
+        ['', 'claims-all.json'],
+      ])('GET /v1/claims%s -> %s', async (query, file) => {
+        expect(await fileOf(`/v1/claims${query}`)).toBe(file)
+      })
+    })
+
+    describe('choosing by JSON body, form fields and uploads', () => {
+      const post = (body: BodyInit, headers?: Record<string, string>, query = '') =>
+        fileOf(`/v1/payments${query}`, { method: 'POST', body, headers })
+      it('a dotted path in a JSON body', async () => {
+        expect(await post(JSON.stringify({ method: { type: 'card' } }), { 'content-type': 'application/json' })).toBe('payment-card.json')
+      })
+      it('an array index in a JSON body', async () => {
+        expect(await post(JSON.stringify({ lines: [{}, {}, { sku: 'X-3' }] }), { 'content-type': 'application/json' })).toBe('payment-third-line.json')
+      })
+      it('a multipart form with a text field and a file field', async () => {
+        const form = new FormData()
+        form.set('kind', 'wire')
+        form.set('proof', new File([new Uint8Array([1, 2, 3])], 'receipt.pdf', { type: 'application/pdf' }))
+        expect(await post(form)).toBe('payment-form.json')
+      })
+      it('the same fields urlencoded', async () => {
+        expect(await post('kind=wire&proof=receipt.pdf', { 'content-type': 'application/x-www-form-urlencoded' })).toBe('payment-form.json')
+      })
+      it('a query string beside a JSON body', async () => {
+        expect(await post(JSON.stringify({ method: { type: 'card' } }), { 'content-type': 'application/json' }, '?debug=1')).toBe('payment-card.json')
+      })
+      it('no matching body -> the default', async () => {
+        expect(await post(JSON.stringify({ method: { type: 'cash' } }), { 'content-type': 'application/json' })).toBe('payment-default.json')
+      })
+      it('a malformed JSON body -> 400 JSON error', async () => {
+        const res = await get('/v1/payments', { method: 'POST', body: '{"method":', headers: { 'content-type': 'application/json' } })
+        expect(res.status).toBe(400)
+        const body = (await res.json()) as { error: string; message: string }
+        expect(body.error).toBe('Bad Request')
+        expect(body.message).toMatch(/JSON body does not parse/)
+      })
+    })
+
+    describe('choosing by headers', () => {
+      it.each([
+        [{ 'x-role': 'admin' }, 'profile-admin.json'],
+        [{}, 'profile.json'],
+        [{ 'x-role': 'user' }, 'profile.json'],
+      ])('headers %j -> %s', async (headers, file) => {
+        expect(await fileOf('/v1/profile', { headers })).toBe(file)
+      })
+    })
+
+    describe('sequences', () => {
+      it('202, 202, 200, then 202 again; a reset starts over', async () => {
+        const results: Array<[number, string | undefined, string | null]> = []
+        for (let i = 0; i < 4; i++) {
+          const res = await get('/v1/jobs/42')
+          results.push([res.status, (await json(res)).file, res.headers.get('location')])
+        }
+        expect(results).toEqual([
+          [202, 'job-running.json', '/v1/jobs/42'],
+          [202, 'job-running.json', '/v1/jobs/42'],
+          [200, 'job-done.json', null],
+          [202, 'job-running.json', '/v1/jobs/42'],
+        ])
+        await surface.reset()
+        expect((await get('/v1/jobs/42')).status).toBe(202)
+      })
+    })
+
+    describe('redirects, other file types, context', () => {
+      it('/v1/help -> 302 with Location', async () => {
+        const res = await get('/v1/help', { redirect: 'manual' })
+        expect(res.status).toBe(302)
+        expect(res.headers.get('location')).toBe('https://example.com/help')
+      })
+      it('/v1/report -> application/pdf, the bytes unchanged', async () => {
+        const res = await get('/v1/report')
+        expect(res.headers.get('content-type')).toBe('application/pdf')
+        const bytes = new Uint8Array(await res.arrayBuffer())
+        const { readFileSync } = await import('node:fs')
+        expect(Buffer.from(bytes).equals(readFileSync(EXAMPLES_DATA + '/report.pdf'))).toBe(true)
+      })
+      it('/v1/feed -> application/xml', async () => {
+        const res = await get('/v1/feed')
+        expect(res.headers.get('content-type')).toBe('application/xml')
+        expect(await res.text()).toContain('<feed>')
+      })
+      it('${context} is replaced by the request origin when pluginContext is unset', async () => {
+        const res = await get('/v1/links')
+        const body = (await res.json()) as { self: string }
+        expect(body.self).toMatch(/^https?:\/\/[^/]+\/v1\/links$/)
+        expect(body.self).not.toContain('${context}')
+      })
+    })
+
+    describe('CORS', () => {
+      it('echoes the Origin with credentials', async () => {
+        const res = await get('/v1/users', { headers: { origin: 'http://app.test' } })
+        expect(res.headers.get('access-control-allow-origin')).toBe('http://app.test')
+        expect(res.headers.get('access-control-allow-credentials')).toBe('true')
+        expect(res.headers.get('vary')).toContain('Origin')
+      })
+      it('* without an Origin', async () => {
+        const res = await get('/v1/users')
+        expect(res.headers.get('access-control-allow-origin')).toBe('*')
+      })
+      it('exposes the headers the response sets', async () => {
+        const res = await get('/v1/jobs/42', { headers: { origin: 'http://app.test' } })
+        expect(res.headers.get('access-control-expose-headers')).toContain('location')
+      })
+      it('answers a preflight on a configured route', async () => {
+        const res = await get('/v1/users', { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-mockyard-session,content-type' } })
+        expect(res.status).toBe(204)
+        expect(res.headers.get('access-control-allow-methods')).toBe('GET,HEAD,PUT,PATCH,POST,DELETE')
+        expect(res.headers.get('access-control-allow-headers')).toBe('x-mockyard-session,content-type')
+        expect(res.headers.get('access-control-max-age')).toBeTruthy()
+      })
+    })
+  })
+}

@@ -1,0 +1,66 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import connect from 'connect'
+import express from 'express'
+import { setupServer } from 'msw/node'
+import { createHandlers, createMiddleware, MockServer, startMockServer } from 'mockyard/node'
+import { EXAMPLES_DATA, EXAMPLES_ROUTES, runContract, type Surface } from './cases.js'
+
+const options = { routes: EXAMPLES_ROUTES, data: EXAMPLES_DATA, latency: 0, watch: false }
+const quiet = { ...options, logProvider: () => ({ log() {}, debug() {}, info() {}, warn() {}, error: console.error }) }
+
+function over(base: string, close: () => unknown, reset: () => unknown): Surface {
+  return { fetch: (path, init) => fetch(base + path, init), close: async () => void (await close()), reset: () => void reset() }
+}
+
+async function listenOn(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+runContract('in process (createHandlers + msw setupServer)', async () => {
+  const server = setupServer(...(await createHandlers(options)))
+  server.listen({ onUnhandledRequest: 'error' })
+  return {
+    fetch: (path, init) => fetch('http://api.example.test' + path, init),
+    reset: () => server.resetHandlers(),
+    close: () => server.close(),
+  }
+})
+
+runContract('HTTP listener (startMockServer)', async () => {
+  const server = await startMockServer(options)
+  return over(server.url, () => server.stop(), () => server.reset())
+})
+
+runContract('middleware in express', async () => {
+  const middleware = await createMiddleware(quiet)
+  const app = express()
+  app.use(middleware)
+  const server = createServer(app)
+  const base = await listenOn(server)
+  return over(base, async () => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+    await middleware.close()
+  }, () => middleware.reset())
+})
+
+runContract('middleware in connect', async () => {
+  const middleware = await createMiddleware(quiet)
+  const app = connect()
+  app.use(middleware)
+  const server = createServer(app)
+  const base = await listenOn(server)
+  return over(base, async () => {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+    await middleware.close()
+  }, () => middleware.reset())
+})
+
+runContract('MockServer', async () => {
+  const server = new MockServer(quiet)
+  const { port } = await server.start({ host: '127.0.0.1' })
+  return over(`http://127.0.0.1:${port}`, () => server.stop(), () => server.reset())
+})
