@@ -71,8 +71,12 @@ function resetHandler(handler: RequestHandler): void {
  * @example
  * const instance = await createInstance('mocks/config.js', { latency: 0, watch: false, logLevel: 'error' })
  */
-export async function createInstance(input: string | MockyardOptions | undefined, defaults: SurfaceDefaults): Promise<Instance> {
-  const config = await resolveConfig(input, { bundled: defaults.bundled ?? false })
+export async function createInstance(
+  input: string | MockyardOptions | undefined,
+  defaults: SurfaceDefaults,
+  optionOverrides?: MockyardOptions,
+): Promise<Instance> {
+  const config = await resolveConfig(input, { bundled: defaults.bundled ?? false }, optionOverrides)
   const options = config.options
   const logger = options.logProvider ? options.logProvider() : createLogger(defaults.logLevel)
   const watching = options.watch ?? defaults.watch

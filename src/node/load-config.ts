@@ -34,6 +34,9 @@ export interface ResolvedConfig {
   handlers: RequestHandler[]
 }
 
+/** The bundled mocks' config file. */
+export const BUNDLED_CONFIG = join(BUNDLED_MOCKS, 'config.js')
+
 const CONFIG_NAMES = ['config.js', 'config.mjs', 'config.json']
 
 /** Finds the conventional config file `mocks/config.js` (or `.mjs`/`.json`) in a folder. */
@@ -122,12 +125,30 @@ function resolvePlugin(name: string, from: string): string {
   }
 }
 
+/** Makes the path options absolute: `data`, `routes` and relative plugin paths. */
+function absolutePaths(options: MockyardOptions, base: string): MockyardOptions {
+  const out = { ...options }
+  if (out.data) out.data = resolve(base, out.data)
+  if (typeof out.routes === 'string') out.routes = resolve(base, out.routes)
+  else if (Array.isArray(out.routes)) out.routes = out.routes.map((r) => (typeof r === 'string' ? resolve(base, r) : r))
+  if (out.plugins) out.plugins = out.plugins.map((p) => (typeof p === 'string' && p.startsWith('.') ? resolve(base, p) : p))
+  return out
+}
+
 /**
  * Resolves options given as an object or as the path of a config file: validates them, makes
  * paths absolute (from the config file's folder, or the working directory for options given in
  * code) and loads plugins. Every problem is collected into one `ConfigError`.
  */
-export async function resolveConfig(input: string | MockyardOptions | undefined, fallback?: { bundled: boolean }): Promise<ResolvedConfig> {
+export async function resolveConfig(
+  input: string | MockyardOptions | undefined,
+  fallback?: { bundled: boolean },
+  overrides?: MockyardOptions,
+): Promise<ResolvedConfig> {
+  if (fallback?.bundled && typeof input !== 'string' && !input?.routes && !input?.plugins && !input?.handlers && !overrides?.routes && !overrides?.plugins) {
+    // Nothing to serve was named: serve the bundled example mocks.
+    return resolveConfig(BUNDLED_CONFIG, undefined, { ...input, ...overrides })
+  }
   let configFile: string | undefined
   let raw: unknown = input ?? {}
   if (typeof input === 'string') {
@@ -135,10 +156,11 @@ export async function resolveConfig(input: string | MockyardOptions | undefined,
     raw = await readConfigFile(configFile)
   }
   const problems = validateOptions(raw, configFile ?? 'options')
+  if (overrides) problems.push(...validateOptions(overrides, 'options'))
   if (problems.length > 0) throw new ConfigError(problems)
-  const options = { ...(raw as MockyardOptions) }
   const base = configFile ? dirname(configFile) : process.cwd()
-  if (options.data) options.data = resolve(base, options.data)
+  // Paths in a config file resolve from its folder; paths given in code, from the working directory.
+  const options = { ...absolutePaths(raw as MockyardOptions, base), ...(overrides ? absolutePaths(overrides, process.cwd()) : {}) }
 
   const routes: RoutesSpec[] = []
   const handlers: RequestHandler[] = [...(options.handlers ?? [])]
@@ -170,21 +192,15 @@ export async function resolveConfig(input: string | MockyardOptions | undefined,
   }
   if (problems.length > 0) throw new ConfigError(problems)
 
-  let local = options.routes === undefined ? [] : [options.routes].flat()
-  if (local.length === 0 && (options.plugins ?? []).length === 0 && fallback?.bundled && !configFile) {
-    local = [join(BUNDLED_MOCKS, 'routes.json')]
-    options.data ??= join(BUNDLED_MOCKS, 'data')
-  }
+  const local = options.routes === undefined ? [] : [options.routes].flat()
   local.forEach((value, index) => {
     if (typeof value === 'string') {
-      const path = resolve(base, value)
+      const path = value
       routes.push({ routes: path, label: path, data: options.data ?? defaultDataFor(dirname(path)) })
     } else {
       routes.push({ routes: value, label: `${configFile ?? 'options'}#/routes${Array.isArray(options.routes) ? `/${index}` : ''}`, data: options.data ?? base })
     }
   })
-  if (typeof options.routes === 'string') options.routes = resolve(base, options.routes)
-  else if (Array.isArray(options.routes)) options.routes = options.routes.map((r) => (typeof r === 'string' ? resolve(base, r) : r))
   return { options, configFile, routes, handlers }
 }
 

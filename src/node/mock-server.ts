@@ -28,15 +28,11 @@ export class MockServer {
 
   async #load(overrides: MockyardOptions): Promise<Instance> {
     const input = this.#input
-    if (typeof input === 'string' && Object.keys(overrides).length > 0) {
-      // Merge file options with the call's: load the file first, then apply overrides.
-      const base = await createInstance(input, SERVER_DEFAULTS)
-      await base.close()
-      const merged = { ...base.config.options, ...overrides }
-      this.#instance = await createInstance(merged, SERVER_DEFAULTS)
-    } else {
-      this.#instance = await createInstance(typeof input === 'string' ? input : { ...input, ...overrides }, SERVER_DEFAULTS)
-    }
+    await this.#instance?.close()
+    this.#instance =
+      typeof input === 'string'
+        ? await createInstance(input, SERVER_DEFAULTS, overrides)
+        : await createInstance({ ...input, ...overrides }, SERVER_DEFAULTS)
     this.#options = this.#instance.options
     return this.#instance
   }

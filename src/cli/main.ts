@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+/**
+ * The `mockyard` command: a thin layer over `mockyard/node`. Flags override the config file.
+ */
+import { parseArgs, styleText } from 'node:util'
+import { ConfigError } from '../core/errors.js'
+import { createInstance } from '../node/instance.js'
+import { BUNDLED_CONFIG, findConfigFile } from '../node/load-config.js'
+import { createLogger, LOG_LEVELS, type LogLevel } from '../node/logger.js'
+import type { MockyardOptions } from '../node/options.js'
+import { listen, packageInfo } from '../node/server.js'
+
+const HELP = `Usage: mockyard [options]
+
+Serves routes.json mocks over HTTP. Without --config it loads mocks/config.js (or .mjs/.json)
+from the working directory, and without one the bundled example mocks.
+
+Options:
+  -c, --config <file>     config file (.js, .mjs or .json) whose default export is the options
+  -r, --routes <file>     routes file; repeat for several (later ones override earlier ones)
+  -d, --data <folder>     data folder of the routes files
+      --plugin <module>   plugin module; repeatable
+  -p, --port <number>     port (default 9999; 0 picks a free one)
+      --host <host>       host to bind (default 0.0.0.0)
+  -l, --latency <ms>      global delay (default 250)
+      --context <url>     value of \${context} in data files
+      --limit <size>      maximum request body, e.g. 50mb
+      --no-watch          do not reload edited routes and data files
+      --log <level>       silent, error, warn, info (default) or debug
+  -h, --help              show this help
+  -v, --version           show the version
+
+Examples:
+  mockyard
+  mockyard --routes mocks/routes.json --data mocks/data --port 3001 --latency 0
+`
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(styleText('red', message, { stream: process.stderr }) + '\n')
+  process.exit(code)
+}
+
+function integer(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  if (!/^\d+$/.test(value)) fail(`[mockyard] --${name} takes a whole number, got "${value}". For example --${name} ${name === 'port' ? 3001 : 0}.`)
+  return Number(value)
+}
+
+async function main(argv: string[]): Promise<void> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowNegative: true,
+      options: {
+        config: { type: 'string', short: 'c' },
+        routes: { type: 'string', short: 'r', multiple: true },
+        data: { type: 'string', short: 'd' },
+        plugin: { type: 'string', multiple: true },
+        port: { type: 'string', short: 'p' },
+        host: { type: 'string' },
+        latency: { type: 'string', short: 'l' },
+        context: { type: 'string' },
+        limit: { type: 'string' },
+        watch: { type: 'boolean' },
+        log: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    })
+  } catch (error) {
+    fail(`[mockyard] ${(error as Error).message}. Run mockyard --help for the options.`)
+  }
+  const { values } = parsed
+  if (values.help) {
+    process.stdout.write(HELP)
+    return
+  }
+  if (values.version) {
+    process.stdout.write(packageInfo().version + '\n')
+    return
+  }
+  const level = (values.log ?? 'info') as LogLevel
+  if (!LOG_LEVELS.includes(level)) fail(`[mockyard] --log takes one of ${LOG_LEVELS.join(', ')}, got "${values.log}".`)
+
+  const flags: MockyardOptions = {}
+  if (values.routes) flags.routes = values.routes
+  if (values.data) flags.data = values.data
+  if (values.plugin) flags.plugins = values.plugin
+  if (values.port !== undefined) flags.port = integer('port', values.port)
+  if (values.host) flags.host = values.host
+  if (values.latency !== undefined) flags.latency = integer('latency', values.latency)
+  if (values.context) flags.pluginContext = values.context
+  if (values.limit) flags.limit = values.limit
+  if (values.watch !== undefined) flags.watch = values.watch
+
+  let configFile = values.config ?? (flags.routes || flags.plugins ? undefined : findConfigFile())
+  const logger = createLogger(level)
+  if (!configFile && !flags.routes && !flags.plugins) {
+    configFile = BUNDLED_CONFIG
+    logger.info('[mockyard] no mocks/config.js here and no --routes: serving the bundled example mocks.')
+  }
+
+  let instance
+  try {
+    instance = await createInstance(configFile, { latency: 250, watch: true, logLevel: level }, flags)
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message, 1)
+    throw error
+  }
+  const running = await listen(instance, instance.options.host ?? '0.0.0.0', instance.options.port ?? 9999).catch((error: NodeJS.ErrnoException) => {
+    fail(`[mockyard] cannot listen on ${instance.options.host ?? '0.0.0.0'}:${instance.options.port ?? 9999}: ${error.code ?? error.message}. Pick another port with --port, or --port 0 for a free one.`, 1)
+  })
+  const shown = `http://${running.host}:${running.port}`
+  process.stdout.write(`mockyard listening on ${shown}\n`)
+  const stop = (signal: string) => {
+    logger.info(`[mockyard] ${signal}: stopping.`)
+    running.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
+  }
+  process.once('SIGINT', () => stop('SIGINT'))
+  process.once('SIGTERM', () => stop('SIGTERM'))
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  fail(`[mockyard] ${(error as Error)?.stack ?? String(error)}`, 1)
+})

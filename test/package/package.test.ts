@@ -1,0 +1,64 @@
+/**
+ * Packaging: the packed tarball installs into a fresh project, every entry point imports (and
+ * the environment-specific ones refuse the wrong environment), and the bin runs.
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { beforeAll, describe, expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; version: string }
+const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 })
+
+let project: string
+
+beforeAll(() => {
+  const packDir = mkdtempSync(join(tmpdir(), 'mockyard-pack-'))
+  const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], ROOT)) as Array<{ filename: string }>
+  const tarball = join(packDir, packed[0]!.filename)
+  project = mkdtempSync(join(tmpdir(), 'mockyard-consumer-'))
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
+  const msw = dirname(fileURLToPath(import.meta.resolve('msw/package.json')))
+  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball, `msw@${JSON.parse(readFileSync(join(msw, 'package.json'), 'utf8')).version}`], project)
+}, 300_000)
+
+describe('the packed package', () => {
+  const entries = Object.entries(pkg.exports).filter(([key]) => key !== './package.json')
+
+  it.each(entries.map(([key, value]) => [key, value]))('%s resolves and imports in Node (or refuses, when browser-only)', (key, value) => {
+    const specifier = 'mockyard' + (key === '.' ? '' : key.slice(1))
+    const script = `import(${JSON.stringify(specifier)}).then((m) => console.log(JSON.stringify(Object.keys(m))), (e) => { console.log('ERR ' + e.code); process.exit(3) })`
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' })
+    if ((value as { node?: null }).node === null) {
+      expect(result.stdout).toContain('ERR ERR_PACKAGE_PATH_NOT_EXPORTED')
+    } else {
+      expect(result.stderr).toBe('')
+      expect(JSON.parse(result.stdout).length).toBeGreaterThan(0)
+    }
+  })
+
+  it('ships types for every entry point', () => {
+    for (const [, value] of entries) {
+      const types = (value as { types?: string }).types
+      expect(types).toBeTruthy()
+      expect(() => readFileSync(join(project, 'node_modules', 'mockyard', types!))).not.toThrow()
+    }
+  })
+
+  it('the bin runs', () => {
+    const result = spawnSync(process.execPath, [join(project, 'node_modules', '.bin', 'mockyard'), '--version'], { cwd: project, encoding: 'utf8' })
+    expect(result.stdout.trim()).toBe(pkg.version)
+  })
+
+  it('serves the bundled mocks from the installed package', async () => {
+    const script = `import { startMockServer } from 'mockyard/node'
+const s = await startMockServer({ routes: 'node_modules/mockyard/mocks/routes.json', data: 'node_modules/mockyard/mocks/data' })
+const r = await fetch(s.url + '/v1/users'); console.log(r.status); await s.stop()`
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' })
+    expect(result.stderr).toBe('')
+    expect(result.stdout.trim()).toBe('200')
+  })
+})
