@@ -20,7 +20,7 @@ async function listenOn(server: Server): Promise<string> {
 
 runContract('in process (createHandlers + msw setupServer)', async () => {
   const server = setupServer(...(await createHandlers(options)))
-  server.listen({ onUnhandledRequest: 'error' })
+  server.listen({ onUnhandledFrame: 'error' })
   return {
     fetch: (path, init) => fetch('http://api.example.test' + path, init),
     reset: () => server.resetHandlers(),
