@@ -2,7 +2,7 @@
 
 export const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE'
 const MAX_AGE = '600'
-const ALWAYS_READABLE = new Set(['cache-control', 'content-language', 'content-length', 'content-type', 'expires', 'last-modified', 'pragma'])
+const ALWAYS_READABLE = new Set(['vary', 'cache-control', 'content-language', 'content-length', 'content-type', 'expires', 'last-modified', 'pragma'])
 
 /**
  * Adds CORS headers to a response's header record (lower-case names). With an `Origin` the
@@ -26,12 +26,14 @@ export function addCorsHeaders(headers: Record<string, string>, origin: string |
 }
 
 /** The headers of a `204` answer to a CORS preflight (`OPTIONS`). */
-export function preflightHeaders(origin: string | null, requestHeaders: string | null): Record<string, string> {
+export function preflightHeaders(origin: string | null, requestHeaders: string | null, privateNetwork = false): Record<string, string> {
   const headers: Record<string, string> = {
     'access-control-allow-methods': ALLOWED_METHODS,
     'access-control-max-age': MAX_AGE,
   }
   if (requestHeaders) headers['access-control-allow-headers'] = requestHeaders
+  // Chromium asks before a public page may call a local server (Private Network Access).
+  if (privateNetwork) headers['access-control-allow-private-network'] = 'true'
   headers['vary'] = 'Access-Control-Request-Headers'
   return addCorsHeaders(headers, origin)
 }

@@ -98,7 +98,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     if (method === 'OPTIONS') {
       const response: MockResponse = {
         status: 204,
-        headers: preflightHeaders(request.headers.get('origin'), request.headers.get('access-control-request-headers')),
+        headers: preflightHeaders(request.headers.get('origin'), request.headers.get('access-control-request-headers'), request.headers.get('access-control-request-private-network') === 'true'),
         body: null,
       }
       return { matched: true, response, info: { route: route.key, entry: 'preflight', status: 204 } }

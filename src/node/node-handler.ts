@@ -172,7 +172,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
     try {
       if (options.admin && req.url?.startsWith('/__mockyard/') && (await options.admin(req, res))) return
       if (method === 'OPTIONS') {
-        writeMockResponse(res, { status: 204, headers: preflightHeaders(origin, req.headers['access-control-request-headers'] ?? null), body: null }, true)
+        writeMockResponse(res, { status: 204, headers: preflightHeaders(origin, req.headers['access-control-request-headers'] ?? null, req.headers['access-control-request-private-network'] === 'true'), body: null }, true)
         return
       }
       const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'

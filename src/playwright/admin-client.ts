@@ -1,0 +1,91 @@
+import type { RoutesConfig } from '../core/types.js'
+
+export const SESSION_HEADER = 'x-mockyard-session'
+
+/** A request as the admin endpoint `GET /__mockyard/requests` reports it. */
+export interface LoggedRequest {
+  method: string
+  url: string
+  headers: Record<string, string>
+  body: string | null
+  route: string | null
+  entry: string | null
+  status: number
+  session: string
+  time: string
+  durationMs: number
+}
+
+/** A typed client for the listener's admin endpoints, usable from any Node test. */
+export interface AdminClient {
+  /** The listener's URL. */
+  readonly url: string
+  /** The session this client acts on (every call carries `x-mockyard-session`), if any. */
+  readonly session: string | undefined
+  /** Sequences, overrides and the request log back to the start. */
+  reset(): Promise<void>
+  /** The recorded requests, oldest first. */
+  requests(): Promise<LoggedRequest[]>
+  /** Polls the request log until a request fits, or rejects after `timeout` ms (default 5,000). */
+  waitForRequest(predicate: (request: LoggedRequest) => boolean, options?: { timeout?: number; interval?: number }): Promise<LoggedRequest>
+  /** The routes in force, as loaded plus overrides. */
+  routes(): Promise<RoutesConfig>
+  /** Adds or replaces routes (for the session, or for everyone) until the next reset. */
+  useRoutes(routes: RoutesConfig): Promise<RoutesConfig>
+}
+
+async function call(url: string, init: RequestInit): Promise<unknown> {
+  const res = await fetch(url, init)
+  const text = await res.text()
+  if (!res.ok) {
+    let message = text
+    try {
+      message = (JSON.parse(text) as { message?: string }).message ?? text
+    } catch {
+      // Not JSON: keep the text.
+    }
+    throw new Error(`[mockyard] ${init.method ?? 'GET'} ${url} answered ${res.status}: ${message}`)
+  }
+  return text === '' ? undefined : JSON.parse(text)
+}
+
+/**
+ * Creates a client for the admin endpoints of a running listener.
+ *
+ * @example
+ * const admin = createAdminClient(process.env.MOCKYARD_URL!, { session: 'worker-1' })
+ * await admin.useRoutes({ 'v1/flags': { file: 'flags-on.json' } })
+ * const [first] = await admin.requests()
+ */
+export function createAdminClient(url: string, options: { session?: string } = {}): AdminClient {
+  const base = url.replace(/\/+$/, '') + '/__mockyard/'
+  const headers: Record<string, string> = options.session ? { [SESSION_HEADER]: options.session } : {}
+  const client: AdminClient = {
+    url,
+    session: options.session,
+    async reset() {
+      await call(base + 'reset', { method: 'POST', headers })
+    },
+    async requests() {
+      return ((await call(base + 'requests', { headers })) as { requests: LoggedRequest[] }).requests
+    },
+    async waitForRequest(predicate, { timeout = 5000, interval = 50 } = {}) {
+      const deadline = Date.now() + timeout
+      for (;;) {
+        const found = (await client.requests()).find(predicate)
+        if (found) return found
+        if (Date.now() >= deadline) {
+          throw new Error(`[mockyard] no request fitting the predicate reached ${url} within ${timeout} ms. Check what was sent with requests(), or raise the timeout.`)
+        }
+        await new Promise((resolve) => setTimeout(resolve, interval))
+      }
+    },
+    async routes() {
+      return (await call(base + 'routes', { headers })) as RoutesConfig
+    },
+    async useRoutes(routes) {
+      return (await call(base + 'routes', { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(routes) })) as RoutesConfig
+    },
+  }
+  return client
+}

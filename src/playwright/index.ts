@@ -1,0 +1,80 @@
+/**
+ * `mockyard/playwright`: start the listener in Playwright's `globalSetup`, and give each test
+ * its own session on it. Does not import Playwright itself: pass the fixtures to your `test`.
+ */
+import { randomUUID } from 'node:crypto'
+import type { MockyardOptions } from '../node/options.js'
+import { startMockServer } from '../node/server.js'
+import { createAdminClient, SESSION_HEADER, type AdminClient } from './admin-client.js'
+
+export { createAdminClient, SESSION_HEADER, type AdminClient, type LoggedRequest } from './admin-client.js'
+
+/** The environment variable that carries the listener's URL to the tests. */
+export const URL_VARIABLE = 'MOCKYARD_URL'
+
+/**
+ * Makes a Playwright `globalSetup` function: it starts the listener (latency 0, 127.0.0.1, a
+ * random port unless the options say otherwise), publishes its URL as `MOCKYARD_URL` and returns
+ * the teardown that stops it.
+ *
+ * @example
+ * // global-setup.ts
+ * import { globalSetup } from 'mockyard/playwright'
+ * export default globalSetup('mocks/config.js')
+ *
+ * // playwright.config.ts
+ * export default defineConfig({ globalSetup: './global-setup.ts' })
+ */
+export function globalSetup(options: MockyardOptions | string = {}): () => Promise<() => Promise<void>> {
+  return async () => {
+    const server = await startMockServer(options)
+    process.env[URL_VARIABLE] = server.url
+    return async () => {
+      await server.stop()
+    }
+  }
+}
+
+/** What the `mockyard` fixture gives each test: its own session on the shared listener. */
+export interface MockyardFixture extends AdminClient {
+  /** The session id this test's requests carry. */
+  readonly session: string
+}
+
+interface PageLike {
+  context(): { setExtraHTTPHeaders(headers: Record<string, string>): Promise<void> }
+}
+
+/**
+ * Fixtures for `test.extend()`: `mockyard` (an admin client bound to a fresh session) and a
+ * `page` whose requests all carry that session, so parallel workers never see each other's
+ * sequences, overrides or request log. The session is reset after the test.
+ *
+ * @example
+ * import { test as base, expect } from '@playwright/test'
+ * import { mockyardFixtures } from 'mockyard/playwright'
+ *
+ * const test = base.extend(mockyardFixtures())
+ * test('shows the users', async ({ page, mockyard }) => {
+ *   await mockyard.useRoutes({ 'v1/users': { file: 'users-empty.json' } })
+ *   await page.goto('/')
+ *   expect((await mockyard.requests()).map((r) => r.url)).toContain(`${mockyard.url}/v1/users`)
+ * })
+ */
+export function mockyardFixtures(options: { url?: string } = {}) {
+  return {
+    mockyard: async ({}: object, use: (fixture: MockyardFixture) => Promise<void>) => {
+      const url = options.url ?? process.env[URL_VARIABLE]
+      if (!url) {
+        throw new Error(`[mockyard] no listener URL: ${URL_VARIABLE} is not set. Use globalSetup() from mockyard/playwright in playwright.config, or pass { url } to mockyardFixtures().`)
+      }
+      const client = createAdminClient(url, { session: randomUUID() }) as MockyardFixture
+      await use(client)
+      await client.reset()
+    },
+    page: async ({ page, mockyard }: { page: PageLike; mockyard: MockyardFixture }, use: (page: PageLike) => Promise<void>) => {
+      await page.context().setExtraHTTPHeaders({ [SESSION_HEADER]: mockyard.session })
+      await use(page)
+    },
+  }
+}
