@@ -3,6 +3,7 @@
  * its own session on it. Does not import Playwright itself: pass the fixtures to your `test`.
  */
 import { randomUUID } from 'node:crypto'
+import type { Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions } from '@playwright/test'
 import type { MockyardOptions } from '../node/options.js'
 import { startMockServer } from '../node/server.js'
 import { createAdminClient, SESSION_HEADER, type AdminClient } from './admin-client.js'
@@ -41,8 +42,9 @@ export interface MockyardFixture extends AdminClient {
   readonly session: string
 }
 
-interface PageLike {
-  context(): { setExtraHTTPHeaders(headers: Record<string, string>): Promise<void> }
+/** The test-scoped fixtures `mockyardFixtures()` adds. */
+export interface MockyardTestFixtures {
+  mockyard: MockyardFixture
 }
 
 /**
@@ -61,9 +63,11 @@ interface PageLike {
  *   expect((await mockyard.requests()).map((r) => r.url)).toContain(`${mockyard.url}/v1/users`)
  * })
  */
-export function mockyardFixtures(options: { url?: string } = {}) {
+export function mockyardFixtures(
+  options: { url?: string } = {},
+): Fixtures<MockyardTestFixtures, {}, PlaywrightTestArgs & PlaywrightTestOptions, PlaywrightWorkerArgs & PlaywrightWorkerOptions> {
   return {
-    mockyard: async ({}: object, use: (fixture: MockyardFixture) => Promise<void>) => {
+    mockyard: async ({}, use) => {
       const url = options.url ?? process.env[URL_VARIABLE]
       if (!url) {
         throw new Error(`[mockyard] no listener URL: ${URL_VARIABLE} is not set. Use globalSetup() from mockyard/playwright in playwright.config, or pass { url } to mockyardFixtures().`)
@@ -72,7 +76,7 @@ export function mockyardFixtures(options: { url?: string } = {}) {
       await use(client)
       await client.reset()
     },
-    page: async ({ page, mockyard }: { page: PageLike; mockyard: MockyardFixture }, use: (page: PageLike) => Promise<void>) => {
+    page: async ({ page, mockyard }, use) => {
       await page.context().setExtraHTTPHeaders({ [SESSION_HEADER]: mockyard.session })
       await use(page)
     },

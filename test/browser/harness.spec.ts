@@ -1,7 +1,7 @@
 import { test as base, expect } from '@playwright/test'
-import { mockyardFixtures, type MockyardFixture } from 'mockyard/playwright'
+import { mockyardFixtures } from 'mockyard/playwright'
 
-const test = base.extend<{ mockyard: MockyardFixture }>(mockyardFixtures())
+const test = base.extend(mockyardFixtures())
 
 // A loopback origin other than the listener's: cross-origin, and no private-network prompt.
 test.beforeEach(async ({ page: p, mockyard }) => {

@@ -4,7 +4,10 @@ import connect from 'connect'
 import express from 'express'
 import { setupServer } from 'msw/node'
 import { createHandlers, createMiddleware, MockServer, startMockServer } from 'mockyard/node'
-import { EXAMPLES_DATA, EXAMPLES_ROUTES, runContract, type Surface } from './cases.js'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { EXAMPLES_DATA, EXAMPLES_ROUTES, runContract as runCases, type Surface } from './cases.js'
+
+const runContract = (name: string, create: () => Promise<Surface>) => runCases(name, create, { describe, it, beforeAll, afterAll, beforeEach, expect })
 
 const options = { routes: EXAMPLES_ROUTES, data: EXAMPLES_DATA, latency: 0, watch: false }
 const quiet = { ...options, logProvider: () => ({ log() {}, debug() {}, info() {}, warn() {}, error: console.error }) }
