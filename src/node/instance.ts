@@ -5,6 +5,7 @@ import { createEngine, type Engine, type MatchInfo } from '../core/engine.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { bodyText, createRequestLog, redactHeaders, type RequestLog, type RequestRecord } from '../core/request-log.js'
 import type { EngineRequest } from '../core/request-data.js'
+import { fromFetchRequest } from '../core/fetch.js'
 import type { MockResponse } from '../core/respond.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
@@ -213,4 +214,9 @@ export async function createInstance(
       for (const files of folders.values()) files.close()
     },
   }
+}
+
+/** Wraps a Fetch `Request` (from an interceptor or a worker) for `Instance.respond`. */
+export function surfaceRequestFromFetch(request: Request): SurfaceRequest {
+  return { ...fromFetchRequest(request), headerEntries: () => request.headers.entries(), toFetch: () => request }
 }

@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process'
+import { request as httpRequest, createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it } from 'vitest'
+import { setupMockServer } from 'mockyard/vitest'
+import { EXAMPLES_DATA, EXAMPLES_ROUTES } from '../contract/cases.js'
+
+const mocks = setupMockServer({ routes: EXAMPLES_ROUTES, data: EXAMPLES_DATA })
+
+function get(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, (res) => {
+      let body = ''
+      res.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => resolve({ status: res.statusCode!, body }))
+    })
+      .on('error', reject)
+      .end()
+  })
+}
+
+describe('setupMockServer', () => {
+  it('answers fetch for any host, with latency 0 by default', async () => {
+    const started = performance.now()
+    const res = await fetch('https://anything.example/v1/users')
+    expect(await res.json()).toEqual({ file: 'users.json' })
+    expect(performance.now() - started).toBeLessThan(300)
+  })
+
+  it("answers Node's http client (what axios uses in Node)", async () => {
+    expect(await get('http://api.test/v1/claims?status=open')).toEqual({ status: 200, body: '{"file":"claims-open.json"}\n' })
+  })
+
+  it('records requests, filterable, and waits for one', async () => {
+    await fetch('http://api.test/v1/payments', { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer secret' }, body: '{"method":{"type":"card"}}' })
+    await fetch('http://api.test/v1/users')
+    const [payment] = mocks.requests({ method: 'POST' })
+    expect(payment).toMatchObject({ method: 'POST', route: 'v1/payments', entry: 'post[0]', file: 'payment-card.json', status: 200, body: '{"method":{"type":"card"}}' })
+    expect(payment!.headers.authorization).toBe('[redacted]')
+    expect(mocks.requests({ path: '/v1/users' })).toHaveLength(1)
+    const later = mocks.waitForRequest((r) => r.url.endsWith('/v1/profile'), { timeout: 2000 })
+    void fetch('http://api.test/v1/profile')
+    expect((await later).route).toBe('v1/profile')
+  })
+
+  it('the log of the previous test is gone', () => {
+    expect(mocks.requests()).toEqual([])
+  })
+
+  it('use() adds handlers in front of the routes for one test', async () => {
+    mocks.use(http.get('*/v1/users', () => HttpResponse.json({ overridden: true })))
+    expect(await (await fetch('http://api.test/v1/users')).json()).toEqual({ overridden: true })
+    expect(mocks.requests()[0]).toMatchObject({ entry: 'handler', status: 200 })
+  })
+
+  it('useRoutes() adds or replaces routes for one test', async () => {
+    mocks.useRoutes({ 'v1/users': { file: 'claims-all.json', status: 299 }, 'v1/new': { status: 204 } })
+    expect((await fetch('http://api.test/v1/users')).status).toBe(299)
+    expect((await fetch('http://api.test/v1/new')).status).toBe(204)
+  })
+
+  it('the handlers and routes of the previous tests are gone', async () => {
+    expect(await (await fetch('http://api.test/v1/users')).json()).toEqual({ file: 'users.json' })
+  })
+
+  it('sequences start over in every test', async () => {
+    expect((await fetch('http://api.test/v1/jobs/42')).status).toBe(202)
+  })
+})
+
+describe('unmatched requests', () => {
+  const fixture = fileURLToPath(new URL('../fixtures/vitest/', import.meta.url))
+  // Async: the bypass case's real server lives in this process and must keep answering.
+  const runFixture = (file: string, env: Record<string, string> = {}) =>
+    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('npx', ['vitest', 'run', '--config', fixture + 'vitest.config.ts', '--root', fixture, file], {
+        env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (chunk) => (stdout += chunk))
+      child.stderr.on('data', (chunk) => (stderr += chunk))
+      child.on('close', (status) => resolve({ status, stdout, stderr }))
+    })
+
+  it('fail the test that made them, with the explanation, even when the app swallows the error', async () => {
+    const result = await runFixture('unmatched.fixture.test.ts')
+    const output = result.stdout + result.stderr
+    expect(result.status).toBe(1)
+    expect(output).toContain('a request had no mock in this test')
+    expect(output).toContain('no route answers GET /v1/claimz')
+    expect(output).toContain('v1/claims')
+    expect(output).toMatch(/1 failed \| 1 passed|1 passed \| 1 failed|Tests\s+1 failed \| 1 passed/)
+  })
+
+  it("with 'bypass' go to the real network", async () => {
+    const server = createServer((_req, res) => res.end('real'))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const result = await runFixture('bypass.fixture.test.ts', { REAL_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/none` })
+      expect(result.stdout + result.stderr).toContain('1 passed')
+      expect(result.status).toBe(0)
+    } finally {
+      server.close()
+    }
+  })
+})
