@@ -60,6 +60,12 @@ export interface Instance {
   close(): Promise<void>
 }
 
+/** Resets one session's state of a handler that keeps per-session state (`resetSession`). */
+function resetHandlerSession(handler: RequestHandler, session: string): void {
+  const reset = (handler as unknown as { resetSession?: (session: string) => void }).resetSession
+  if (typeof reset === 'function') reset.call(handler, session)
+}
+
 function resetHandler(handler: RequestHandler): void {
   // msw 3: public reset(); msw 2.15: protected, the same method at run time.
   const reset = (handler as unknown as { reset?: () => void }).reset
@@ -140,11 +146,10 @@ export async function createInstance(
   async function respond(request: SurfaceRequest, session = ''): Promise<Outcome> {
     const started = performance.now()
     const time = new Date().toISOString()
+    // Start reading the body before any handler can consume the request (memoised by the adapters).
+    const bodyRead = request.body().catch(() => null)
     const record = (fields: Pick<RequestRecord, 'status' | 'matched'> & Partial<RequestRecord>) =>
-      request
-        .body()
-        .catch(() => null)
-        .then((bytes) =>
+      bodyRead.then((bytes) =>
           log.add({
             time,
             method: request.method.toUpperCase(),
@@ -207,6 +212,7 @@ export async function createInstance(
         engine.reset(session)
         overrides.delete(session)
         log.clear(session)
+        for (const handler of handlers) resetHandlerSession(handler, session)
       }
     },
     async close() {

@@ -21,14 +21,15 @@ beforeAll(() => {
   const tarball = join(packDir, packed[0]!.filename)
   project = mkdtempSync(join(tmpdir(), 'mockyard-consumer-'))
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
-  const msw = dirname(fileURLToPath(import.meta.resolve('msw/package.json')))
-  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball, `msw@${JSON.parse(readFileSync(join(msw, 'package.json'), 'utf8')).version}`], project)
+  const versionOf = (name: string) => JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.resolve(`${name}/package.json`))), 'package.json'), 'utf8')).version as string
+  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball, `msw@${versionOf('msw')}`, `vitest@${versionOf('vitest')}`], project)
 }, 300_000)
 
 describe('the packed package', () => {
   const entries = Object.entries(pkg.exports).filter(([key]) => key !== './package.json')
 
-  it.each(entries.map(([key, value]) => [key, value]))('%s resolves and imports in Node (or refuses, when browser-only)', (key, value) => {
+  // mockyard/vitest registers Vitest hooks: it is imported by a real Vitest run below.
+  it.each(entries.filter(([key]) => key !== './vitest').map(([key, value]) => [key, value]))('%s resolves and imports in Node (or refuses, when browser-only)', (key, value) => {
     const specifier = 'mockyard' + (key === '.' ? '' : key.slice(1))
     const script = `import(${JSON.stringify(specifier)}).then((m) => console.log(JSON.stringify(Object.keys(m))), (e) => { console.log('ERR ' + e.code); process.exit(3) })`
     const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' })
@@ -46,6 +47,25 @@ describe('the packed package', () => {
       expect(types).toBeTruthy()
       expect(() => readFileSync(join(project, 'node_modules', 'mockyard', types!))).not.toThrow()
     }
+  })
+
+  it('mockyard/vitest serves the bundled mocks in a real Vitest run of the consumer', () => {
+    writeFileSync(
+      join(project, 'mocks.test.js'),
+      `import { expect, it } from 'vitest'
+import { setupMockServer } from 'mockyard/vitest'
+const mocks = setupMockServer('node_modules/mockyard/mocks/config.js')
+it('answers routes and notifications', async () => {
+  expect((await fetch('http://api.test/v1/users')).status).toBe(200)
+  const list = await (await fetch('http://api.test/api/v1/notifications?limit=3')).json()
+  expect(list.count).toBe(3)
+  expect(mocks.requests()).toHaveLength(2)
+})
+`,
+    )
+    const result = spawnSync(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'mocks.test.js'], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+    expect(result.stdout + result.stderr).toContain('1 passed')
+    expect(result.status).toBe(0)
   })
 
   it('the bin runs', () => {

@@ -85,7 +85,7 @@ describe('unmatched requests', () => {
     })
 
   it('fail the test that made them, with the explanation, even when the app swallows the error', async () => {
-    const result = await runFixture('unmatched.fixture.test.ts')
+    const result = await runFixture('unmatched.fixture.ts')
     const output = result.stdout + result.stderr
     expect(result.status).toBe(1)
     expect(output).toContain('a request had no mock in this test')
@@ -98,7 +98,7 @@ describe('unmatched requests', () => {
     const server = createServer((_req, res) => res.end('real'))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     try {
-      const result = await runFixture('bypass.fixture.test.ts', { REAL_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/none` })
+      const result = await runFixture('bypass.fixture.ts', { REAL_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/none` })
       expect(result.stdout + result.stderr).toContain('1 passed')
       expect(result.status).toBe(0)
     } finally {
