@@ -41,6 +41,16 @@ function textOf(value: unknown): string | undefined {
   }
 }
 
+/** Form bodies parse into null-prototype objects (safe from `__proto__`); compare them as plain ones. */
+function toPlain(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map(toPlain)
+  if (Object.getPrototypeOf(value) !== null) return value
+  const plain: Record<string, unknown> = {}
+  for (const [key, field] of Object.entries(value)) Object.defineProperty(plain, key, { value: toPlain(field), enumerable: true, writable: true, configurable: true })
+  return plain
+}
+
 function valuesOf(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value]
 }
@@ -50,8 +60,8 @@ function valuesOf(value: unknown): unknown[] {
  * stateful flags `g` and `y` are dropped so that one RegExp can be reused for every request.
  */
 export function compilePattern(condition: PatternCondition): RegExp {
-  const flags = (condition.flags ?? '').replace(/[gy]/g, '')
-  return new RegExp(condition.pattern, flags === '' ? 'i' : flags)
+  const flags = condition.flags ?? ''
+  return new RegExp(condition.pattern, flags === '' ? 'i' : flags.replace(/[gy]/g, ''))
 }
 
 /**
@@ -100,7 +110,7 @@ export function compileCondition(key: string, condition: ParamCondition): Condit
       expected,
       score(value) {
         if (value === undefined) return MISS
-        return deepEqual(value, condition) ? HIT : OUT
+        return deepEqual(toPlain(value), condition) ? HIT : OUT
       },
     }
   }

@@ -6,6 +6,7 @@ import { matchEntry, type MatchResult, type RequestValues } from './match-entry.
 import { BodyParseError, parseBody, parseQuery, type EngineRequest } from './request-data.js'
 import { buildResponse, errorResponse, type MockResponse } from './respond.js'
 import { createSequenceState } from './sequence.js'
+import type { Logger } from './types.js'
 
 export interface EngineOptions {
   /** Delay in milliseconds for responses whose route sets none. Default 0. */
@@ -14,6 +15,8 @@ export interface EngineOptions {
   pluginContext?: string
   /** Add CORS headers to every answer (default true). */
   cors?: boolean
+  /** Where a missing data file is reported as an error. */
+  logger?: Pick<Logger, 'error'>
 }
 
 /** What answered a request: the route key, the entry and the file. */
@@ -139,6 +142,9 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       }),
       latency > 0 ? sleep(latency) : undefined,
     ])
+    if (response.status === 404 && spec.file && (spec.status ?? 200) !== 404) {
+      options.logger?.error(formatMessage(`${method} ${url.pathname}: the data file "${spec.file.name}" of route ${route.key} (${entry}) does not exist in ${spec.file.source.label}. Add the file, or point the route at an existing one.`))
+    }
     return {
       matched: true,
       response: finish(response, request),

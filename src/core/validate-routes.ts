@@ -84,7 +84,7 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
       return
     }
     try {
-      new RegExp(pattern, (flags as string | undefined)?.replace(/[gy]/g, '') || 'i')
+      new RegExp(pattern, flags ? (flags as string).replace(/[gy]/g, '') : 'i')
     } catch (cause) {
       error([...path, 'pattern'], `invalid regular expression ${JSON.stringify(pattern)} (${(cause as Error).message.replace(/^Invalid regular expression: /, '')})`, 'Fix the regular expression, or escape its special characters to match them literally.')
     }

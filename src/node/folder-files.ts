@@ -10,6 +10,8 @@ export interface FolderFiles extends FileSource {
   pathOf(name: string): string | undefined
   /** Forgets cached contents (all, or of one file). */
   invalidate(name?: string): void
+  /** Starts dropping cached copies of files that change (idempotent). */
+  watch(): void
   close(): void
 }
 
@@ -30,7 +32,8 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
     return rel === '' || rel.startsWith('..' + sep) || rel === '..' ? undefined : path
   }
 
-  if (options.watch) {
+  const startWatching = () => {
+    if (watcher) return
     try {
       watcher = watch(absoluteRoot, { recursive: true, persistent: false }, (_event, filename) => {
         if (!filename) cache.clear()
@@ -45,6 +48,7 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
       // A folder that does not exist yet: nothing to watch, nothing cached.
     }
   }
+  if (options.watch) startWatching()
 
   return {
     root: absoluteRoot,
@@ -73,6 +77,7 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
       if (name === undefined) cache.clear()
       else cache.delete(name)
     },
+    watch: startWatching,
     close() {
       watcher?.close()
     },

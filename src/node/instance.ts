@@ -10,7 +10,7 @@ import type { MockResponse } from '../core/respond.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { folderFiles, type FolderFiles } from './folder-files.js'
-import { readRoutes, resolveConfig, type ResolvedConfig } from './load-config.js'
+import { loadConfig, readRoutes, type ResolvedConfig } from './load-config.js'
 import { createLogger, type LogLevel } from './logger.js'
 import type { MockyardOptions } from './options.js'
 
@@ -83,24 +83,35 @@ export async function createInstance(
   defaults: SurfaceDefaults,
   optionOverrides?: MockyardOptions,
 ): Promise<Instance> {
-  const config = await resolveConfig(input, { bundled: defaults.bundled ?? false }, optionOverrides)
-  const options = config.options
-  const logger = options.logProvider ? options.logProvider() : createLogger(defaults.logLevel)
-  const watching = options.watch ?? defaults.watch
+  // The folders are made while loading; the logger and watch flag are known once options are read.
   const folders = new Map<string, FolderFiles>()
+  const settings: { logger?: Logger; watch?: boolean } = {}
   const filesFor = (data: string) => {
     let files = folders.get(data)
     if (!files) {
-      files = folderFiles(data, { watch: watching, onChange: (name) => logger.info(formatMessage(`data file changed, served fresh from now on: ${name}`)) })
+      files = folderFiles(data, { onChange: (name) => settings.logger?.info(formatMessage(`data file changed, served fresh from now on: ${name}`)) })
       folders.set(data, files)
+      if (settings.watch) files.watch()
     }
     return files
   }
-
-  const loaded = await readRoutes(config.routes, filesFor)
+  let config: ResolvedConfig
+  let loaded: Awaited<ReturnType<typeof readRoutes>>
+  try {
+    ;({ config, loaded } = await loadConfig(input, filesFor, { bundled: defaults.bundled ?? false }, optionOverrides))
+  } catch (error) {
+    for (const files of folders.values()) files.close()
+    throw error
+  }
+  const options = config.options
+  const logger = options.logProvider ? options.logProvider() : createLogger(defaults.logLevel)
+  settings.logger = logger
+  const watching = options.watch ?? defaults.watch
+  settings.watch = watching
+  if (watching) for (const files of folders.values()) files.watch()
   for (const warning of loaded.warnings) logger.warn(formatMessage(formatProblem(warning)))
   let baseSources: RouteSource[] = loaded.sources
-  const engineOptions = { latency: options.latency ?? defaults.latency, pluginContext: options.pluginContext }
+  const engineOptions = { latency: options.latency ?? defaults.latency, pluginContext: options.pluginContext, logger }
   const engine = createEngine(compileRoutes(baseSources), engineOptions)
   const log = createRequestLog(options.requestLog)
   const handlers = config.handlers

@@ -32,6 +32,8 @@ export interface ResolvedConfig {
   routes: RoutesSpec[]
   /** `options.handlers`, then the plugins' handlers. */
   handlers: RequestHandler[]
+  /** Problems of the options and plugins (`loadConfig` throws them with the routes' ones). */
+  problems: ConfigProblem[]
 }
 
 /** The bundled mocks' config file. */
@@ -138,7 +140,8 @@ function absolutePaths(options: MockyardOptions, base: string): MockyardOptions 
 /**
  * Resolves options given as an object or as the path of a config file: validates them, makes
  * paths absolute (from the config file's folder, or the working directory for options given in
- * code) and loads plugins. Every problem is collected into one `ConfigError`.
+ * code) and loads plugins. Problems are collected in `problems`, not thrown (only an unreadable
+ * config file throws): use `loadConfig` to read the routes too and throw them all at once.
  */
 export async function resolveConfig(
   input: string | MockyardOptions | undefined,
@@ -155,12 +158,17 @@ export async function resolveConfig(
     configFile = resolve(input)
     raw = await readConfigFile(configFile)
   }
-  const problems = validateOptions(raw, configFile ?? 'options')
-  if (overrides) problems.push(...validateOptions(overrides, 'options'))
-  if (problems.length > 0) throw new ConfigError(problems)
+  const fileProblems = validateOptions(raw, configFile ?? 'options')
+  const overrideProblems = overrides ? validateOptions(overrides, 'options') : []
+  const problems = [...fileProblems, ...overrideProblems]
+  if (problems.some((p) => p.pointer === '')) throw new ConfigError(problems)
   const base = configFile ? dirname(configFile) : process.cwd()
   // Paths in a config file resolve from its folder; paths given in code, from the working directory.
-  const options = { ...absolutePaths(raw as MockyardOptions, base), ...(overrides ? absolutePaths(overrides, process.cwd()) : {}) }
+  // Options with problems are left out, so that the plugins and routes can still be checked.
+  const options = {
+    ...absolutePaths(withoutProblems(raw as MockyardOptions, fileProblems), base),
+    ...(overrides ? absolutePaths(withoutProblems(overrides, overrideProblems), process.cwd()) : {}),
+  }
 
   const routes: RoutesSpec[] = []
   const handlers: RequestHandler[] = [...(options.handlers ?? [])]
@@ -190,7 +198,6 @@ export async function resolveConfig(
     }
     handlers.push(...(object.handlers ?? []))
   }
-  if (problems.length > 0) throw new ConfigError(problems)
 
   const local = options.routes === undefined ? [] : [options.routes].flat()
   local.forEach((value, index) => {
@@ -201,7 +208,48 @@ export async function resolveConfig(
       routes.push({ routes: value, label: `${configFile ?? 'options'}#/routes${Array.isArray(options.routes) ? `/${index}` : ''}`, data: options.data ?? base })
     }
   })
-  return { options, configFile, routes, handlers }
+  return { options, configFile, routes, handlers, problems }
+}
+
+/** A copy of the options without the ones (or the list items) that have problems. */
+function withoutProblems(options: MockyardOptions, problems: ConfigProblem[]): MockyardOptions {
+  const out: Record<string, unknown> = { ...options }
+  const dropped = new Map<string, Set<number>>()
+  for (const problem of problems) {
+    const [key, index] = problem.pointer.split('/').slice(1)
+    if (!key) continue
+    if (index !== undefined && /^\d+$/.test(index) && Array.isArray(out[key])) {
+      if (!dropped.has(key)) dropped.set(key, new Set())
+      dropped.get(key)!.add(Number(index))
+    } else delete out[key]
+  }
+  for (const [key, indexes] of dropped) {
+    if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).filter((_, i) => !indexes.has(i))
+  }
+  return out as MockyardOptions
+}
+
+/**
+ * Resolves the options and reads every routes file, reporting every problem of the options, the
+ * plugins and the routes files together in one `ConfigError`.
+ */
+export async function loadConfig(
+  input: string | MockyardOptions | undefined,
+  filesFor: (data: string) => FolderFiles,
+  fallback?: { bundled: boolean },
+  overrides?: MockyardOptions,
+): Promise<{ config: ResolvedConfig; loaded: ReadRoutesResult }> {
+  const config = await resolveConfig(input, fallback, overrides)
+  const problems = [...config.problems]
+  let loaded: ReadRoutesResult = { sources: [], warnings: [] }
+  try {
+    loaded = await readRoutes(config.routes, filesFor)
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error
+    problems.push(...error.problems)
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+  return { config, loaded }
 }
 
 export interface ReadRoutesResult {

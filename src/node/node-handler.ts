@@ -119,6 +119,19 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
   })
 }
 
+/** Media ranges of an Accept header, most preferred first: by q-value, then by position. */
+function rankAccept(accept: string | null): string[] {
+  return (accept ?? '')
+    .split(',')
+    .map((part, index) => {
+      const q = /;\s*q=([0-9.]+)/.exec(part)
+      return { type: part.split(';')[0]!.trim().toLowerCase(), q: q ? Number(q[1]) : 1, index }
+    })
+    .filter((entry) => entry.type !== '' && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index)
+    .map((entry) => entry.type)
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
@@ -128,9 +141,10 @@ function escapeHtml(text: string): string {
  * when it prefers XML. The message names the request and the closest routes.
  */
 export function notFoundResponse(explanation: string, accept: string | null, method: string, url: string): MockResponse {
-  const prefers = (type: string) => (accept ?? '').split(',').findIndex((part) => part.includes(type))
+  const ranked = rankAccept(accept)
+  const prefers = (type: string) => ranked.findIndex((part) => part.includes(type))
   const html = prefers('text/html')
-  const xml = Math.max(prefers('application/xml'), prefers('text/xml'))
+  const xml = [prefers('application/xml'), prefers('text/xml')].filter((i) => i !== -1).sort((a, b) => a - b)[0] ?? -1
   const json = prefers('json')
   if (html !== -1 && (json === -1 || html < json) && (xml === -1 || html < xml)) {
     return {
