@@ -1,4 +1,5 @@
-import { watch, type FSWatcher } from 'node:fs'
+import { readFileSync, watch, type FSWatcher } from 'node:fs'
+import { dirname, resolve as resolvePath } from 'node:path'
 import { getResponse, type RequestHandler } from 'msw'
 import { compileRoutes, type RouteSource, type RouteTable } from '../core/compile-routes.js'
 import { createEngine, type Engine, type MatchInfo } from '../core/engine.js'
@@ -10,7 +11,7 @@ import type { MockResponse } from '../core/respond.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { folderFiles, type FolderFiles } from './folder-files.js'
-import { loadConfig, readRoutes, type ResolvedConfig } from './load-config.js'
+import { defaultDataFor, loadConfig, parseJsonFile, readRoutes, type ResolvedConfig } from './load-config.js'
 import { createLogger, type LogLevel } from './logger.js'
 import type { MockyardOptions } from './options.js'
 
@@ -51,8 +52,11 @@ export interface Instance {
   respond(request: SurfaceRequest, session?: string): Promise<Outcome>
   /** Adds handlers in front of all others until the next reset. */
   use(...handlers: RequestHandler[]): void
-  /** Adds or replaces routes (for one session, or for everyone) until the next reset. */
-  useRoutes(routes: RoutesConfig, session?: string): void
+  /**
+   * Adds or replaces routes (for one session, or for everyone) until the next reset: an object,
+   * or the path of a routes file (its files are read from its own data folder).
+   */
+  useRoutes(routes: RoutesConfig | string, session?: string): void
   /** The routes in force (for one session): as loaded, plus overrides. */
   routes(session?: string): RoutesConfig
   /** Sequences, overrides, per-test handlers and the request log back to the start. */
@@ -117,12 +121,19 @@ export async function createInstance(
   const handlers = config.handlers
   let perTest: RequestHandler[] = []
 
-  /** Route overrides: '' for everyone, else per session; each has its own engine. */
-  const overrides = new Map<string, { routes: RoutesConfig; engine: Engine }>()
+  /**
+   * Route overrides: '' for everyone, else per session; each has its own engine. A session's
+   * table is the loaded routes, then everyone's overrides, then the session's own.
+   */
+  interface Override {
+    layers: RouteSource[]
+    engine: Engine
+  }
+  const overrides = new Map<string, Override>()
   const inlineFiles = filesFor(options.data ?? process.cwd())
   const engineFor = (session: string) => overrides.get(session)?.engine ?? overrides.get('')?.engine ?? engine
-  const tableWith = (routes: RoutesConfig): RouteTable =>
-    compileRoutes([...baseSources, ...(overrides.get('')?.routes && routes !== overrides.get('')!.routes ? [{ file: 'overrides', routes: overrides.get('')!.routes, files: inlineFiles }] : []), { file: 'overrides', routes, files: inlineFiles }])
+  const tableWith = (layers: RouteSource[], session: string): RouteTable =>
+    compileRoutes([...baseSources, ...(session !== '' ? (overrides.get('')?.layers ?? []) : []), ...layers])
 
   const watchers: FSWatcher[] = []
   if (watching) {
@@ -133,7 +144,7 @@ export async function createInstance(
         for (const warning of next.warnings) logger.warn(formatMessage(formatProblem(warning)))
         baseSources = next.sources
         engine.setTable(compileRoutes(baseSources))
-        for (const [session, override] of overrides) override.engine.setTable(tableWith(override.routes)), void session
+        for (const [session, override] of overrides) override.engine.setTable(tableWith(override.layers, session))
         logger.info(formatMessage(`routes reloaded from ${config.routes.filter((r) => typeof r.routes === 'string').map((r) => r.label).join(', ')}`))
       } catch (error) {
         logger.error(error instanceof ConfigError ? error.message + '\n' + formatMessage('keeping the last good routes.') : error)
@@ -203,11 +214,31 @@ export async function createInstance(
     use(...next) {
       perTest = [...next, ...perTest]
     },
-    useRoutes(routes, session = '') {
-      const { errors } = validateRoutes(routes, 'useRoutes()')
-      if (errors.length > 0) throw new ConfigError(errors)
-      const merged = { ...(overrides.get(session)?.routes ?? {}), ...routes }
-      overrides.set(session, { routes: merged, engine: createEngine(tableWith(merged), engineOptions) })
+    useRoutes(input, session = '') {
+      let routes: RoutesConfig
+      let files = inlineFiles
+      if (typeof input === 'string') {
+        const path = resolvePath(input)
+        let text: string
+        try {
+          text = readFileSync(path, 'utf8')
+        } catch (cause) {
+          throw new ConfigError([{ file: path, pointer: '', message: 'the routes file cannot be read', fix: 'Check the path given to useRoutes().' }], { cause })
+        }
+        const parsed = parseJsonFile(text, path)
+        if (parsed.problem) throw new ConfigError([parsed.problem])
+        routes = parsed.value as RoutesConfig
+        files = filesFor(defaultDataFor(dirname(path)))
+        const { errors } = validateRoutes(routes, path)
+        if (errors.length > 0) throw new ConfigError(errors)
+      } else {
+        routes = input
+        const { errors } = validateRoutes(routes, 'useRoutes()')
+        if (errors.length > 0) throw new ConfigError(errors)
+      }
+      const previous = overrides.get(session)
+      const layers = [...(previous?.layers ?? []), { file: typeof input === 'string' ? input : 'overrides', routes, files }]
+      overrides.set(session, { layers, engine: createEngine(tableWith(layers, session), engineOptions) })
     },
     routes(session = '') {
       return (overrides.get(session)?.engine ?? overrides.get('')?.engine ?? engine).table.config

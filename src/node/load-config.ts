@@ -105,7 +105,7 @@ async function readConfigFile(path: string): Promise<unknown> {
 }
 
 /** The data folder to use beside a routes file: its `data` subfolder if present, else its own. */
-function defaultDataFor(folder: string): string {
+export function defaultDataFor(folder: string): string {
   const data = join(folder, 'data')
   return existsSync(data) ? data : folder
 }

@@ -25,8 +25,8 @@ export interface HarnessApi {
   waitForRequest(predicate: (record: RequestRecord) => boolean, options?: { timeout?: number }): Promise<RequestRecord>
   /** Adds msw handlers in front of the others until the next reset. */
   use(...handlers: RequestHandler[]): void
-  /** Adds or replaces routes until the next reset. */
-  useRoutes(routes: RoutesConfig): void
+  /** Adds or replaces routes (an object, or a routes.json path) until the next reset. */
+  useRoutes(routes: RoutesConfig | string): void
   /** Sequences, overrides, per-test handlers and the request log back to the start. */
   reset(): void
 }

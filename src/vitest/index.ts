@@ -2,8 +2,6 @@
  * `mockyard/vitest`: in-process mocks for Vitest. No port: `fetch`, Node's `http`/`https` and a
  * global `XMLHttpRequest` are intercepted for requests to any host.
  */
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import type { RequestHandler } from 'msw'
 import { toFetchResponse } from '../core/fetch.js'
@@ -11,7 +9,6 @@ import { formatMessage } from '../core/errors.js'
 import type { RequestFilter, RequestRecord } from '../core/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
 import { createInstance, surfaceRequestFromFetch, type Instance } from '../node/instance.js'
-import { parseJsonFile } from '../node/load-config.js'
 import type { MockyardOptions } from '../node/options.js'
 import { startInterception, type Interception } from '../node/intercept.js'
 
@@ -103,14 +100,7 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
     requests: (filter) => need().log.list(filter),
     waitForRequest: (predicate, waitOptions) => need().log.waitFor(predicate, waitOptions),
     use: (...handlers) => need().use(...handlers),
-    useRoutes(routes) {
-      if (typeof routes === 'string') {
-        const path = resolve(routes)
-        const parsed = parseJsonFile(readFileSync(path, 'utf8'), path)
-        if (parsed.problem) throw new Error(formatMessage(`${path}: ${parsed.problem.message}. ${parsed.problem.fix}`))
-        need().useRoutes(parsed.value as RoutesConfig)
-      } else need().useRoutes(routes)
-    },
+    useRoutes: (routes) => need().useRoutes(routes),
     reset: () => need().reset(),
     get instance() {
       return instance

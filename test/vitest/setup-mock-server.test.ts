@@ -60,6 +60,12 @@ describe('setupMockServer', () => {
     expect((await fetch('http://api.test/v1/new')).status).toBe(204)
   })
 
+  it('useRoutes() takes a routes file, whose files come from its own data folder', async () => {
+    mocks.useRoutes(fileURLToPath(new URL('../fixtures/overrides/routes.json', import.meta.url)))
+    expect(await (await fetch('http://api.test/v1/users')).json()).toEqual({ overridden: 'from its own data folder' })
+    expect(await (await fetch('http://api.test/v1/claims')).json()).toEqual({ file: 'claims-all.json' })
+  })
+
   it('the handlers and routes of the previous tests are gone', async () => {
     expect(await (await fetch('http://api.test/v1/users')).json()).toEqual({ file: 'users.json' })
   })
