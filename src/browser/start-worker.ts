@@ -1,0 +1,321 @@
+import { bypass, HttpHandler, isCommonAssetRequest, type RequestHandler } from 'msw'
+import { setupWorker, type SetupWorker } from 'msw/browser'
+import { compileRoutes, type RouteSource } from '../core/compile-routes.js'
+import { createEngine, type Engine } from '../core/engine.js'
+import { ConfigError, formatMessage } from '../core/errors.js'
+import { explainUnmatched } from '../core/explain.js'
+import { memoryFiles } from '../core/memory-files.js'
+import { bodyText, createRequestLog, redactHeaders, type RequestFilter, type RequestRecord } from '../core/request-log.js'
+import type { FileSource, Logger } from '../core/types.js'
+import { validateRoutes } from '../core/validate-routes.js'
+import { MockyardHandler } from '../msw/index.js'
+import { CONFIG_PATH, WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
+import { fetchFiles } from './fetch-files.js'
+
+/**
+ * The browser's default latency in ms (DECISIONS.md, "Defaults per surface").
+ *
+ * @example
+ * await startWorker({ latency: BROWSER_LATENCY * 2 })
+ */
+export const BROWSER_LATENCY = 250
+
+/**
+ * What `startWorker` does with a request that neither a handler nor a route answers.
+ *
+ * @example
+ * await startWorker({ onUnhandledRequest: 'error' satisfies BrowserUnhandledStrategy })
+ */
+export type BrowserUnhandledStrategy = 'warn' | 'bypass' | 'error'
+
+/**
+ * Options of `startWorker`. Everything is optional: in a Vite app with the `mockyard/vite`
+ * plugin, `await startWorker()` is enough.
+ *
+ * @example
+ * const options: StartWorkerOptions = { handlers: createNotificationsHandlers({ notifications, defaultUser: 'aka-user' }) }
+ */
+export interface StartWorkerOptions {
+  /** The route table. Default: fetched from the Vite plugin at `configUrl`. */
+  config?: SerializedConfig
+  /** Where to fetch the config when `config` is not given. Default `/@mockyard/config.json`. */
+  configUrl?: string
+  /** Extra msw handlers (notifications, for example), tried before the routes. */
+  handlers?: RequestHandler[]
+  /** Global latency in ms; overrides the config's. Default: the config's, else 250. */
+  latency?: number
+  /** The value of `${context}` in text files; overrides the config's. Default: each request's origin. */
+  pluginContext?: string
+  /**
+   * A request nothing answers: `'warn'` (default) lets it go to the network and prints why no
+   * route took it; `'bypass'` lets it go silently; `'error'` prints the reason and fails the
+   * request with a network error. Vite's own requests and static assets always go silently.
+   */
+  onUnhandledRequest?: BrowserUnhandledStrategy
+  /** `false` turns msw's own per-request console logging back on. Default `true` (quiet). */
+  quiet?: boolean
+  /** The worker script's URL and registration options. Default: the config's `workerUrl`, else `/mockServiceWorker.js`. */
+  serviceWorker?: { url?: string; options?: RegistrationOptions }
+  /** The request log's bound (default 1,000 records). */
+  requestLog?: { limit?: number }
+  /** Where mockyard's messages go. Default `console`. */
+  logger?: Pick<Logger, 'info' | 'warn' | 'error'>
+}
+
+/**
+ * A running browser worker: the handle `startWorker` resolves with.
+ *
+ * @example
+ * const mocks: MockyardWorker = await startWorker()
+ * await fetch('/v1/users')
+ * mocks.requests({ route: 'v1/users' }).length // 1
+ * mocks.reset()
+ */
+export interface MockyardWorker {
+  /** msw's worker (`setupWorker`), for anything mockyard does not wrap. */
+  readonly worker: SetupWorker
+  /** The engine over the route table. */
+  readonly engine: Engine
+  /** The config the worker runs on. */
+  readonly config: SerializedConfig
+  /** Stops intercepting this page's requests. */
+  stop(): Promise<void>
+  /** Sequences, `use()` handlers, handler state (notifications) and the request log back to the start. */
+  reset(): void
+  /** Adds msw handlers in front of all others until the next reset. */
+  use(...handlers: RequestHandler[]): void
+  /** The requests mockyard saw (answered by a route or a handler, or unmatched), oldest first. */
+  requests(filter?: RequestFilter): RequestRecord[]
+  /** Resolves with the first request (recorded or to come) that fits; rejects after `timeout` ms (default 5000). */
+  waitForRequest(predicate: (record: RequestRecord) => boolean, options?: { timeout?: number }): Promise<RequestRecord>
+}
+
+/** Paths of the dev server's own traffic: never mocked, never warned about. */
+const INTERNAL_PATHS = /^\/(@vite|@fs|@id|@react-refresh|@mockyard|node_modules|src|__vite|\.vite)(\/|$)/
+
+function isQuietRequest(request: Request): boolean {
+  const url = new URL(request.url)
+  if (url.origin === globalThis.location?.origin && INTERNAL_PATHS.test(url.pathname)) return true
+  if (request.headers.get('accept')?.includes('text/html')) return true
+  return isCommonAssetRequest(request)
+}
+
+async function fetchConfig(url: string): Promise<SerializedConfig> {
+  let response: Response
+  try {
+    response = await fetch(bypass(url, { cache: 'no-store' }))
+  } catch (cause) {
+    throw new Error(formatMessage(`the route table could not be fetched from ${url}: ${(cause as Error).message}. Add the mockyard plugin to vite.config (plugins: [mockyard(...)]), or pass startWorker({ config }).`), { cause })
+  }
+  const type = response.headers.get('content-type') ?? ''
+  if (!response.ok || !type.includes('json')) {
+    throw new Error(formatMessage(`the route table could not be fetched from ${url}: ${response.status} ${type || 'no content type'}. Add the mockyard plugin to vite.config (plugins: [mockyard(...)]), or pass startWorker({ config }).`))
+  }
+  return (await response.json()) as SerializedConfig
+}
+
+/** The data files of one source: inline files first, then the data URL. */
+function filesOf(source: SerializedSource, base: string, byUrl: Map<string, FileSource>): FileSource {
+  let remote: FileSource | undefined
+  if (source.dataUrl !== undefined) {
+    const href = new URL(source.dataUrl, base).href
+    remote = byUrl.get(href) ?? fetchFiles(href)
+    byUrl.set(href, remote)
+  }
+  if (!source.files) return remote ?? memoryFiles({}, source.file)
+  const inline = memoryFiles(source.files, source.file)
+  if (!remote) return inline
+  const fallback = remote
+  return { label: fallback.label, read: async (name) => (await inline.read(name)) ?? fallback.read(name) }
+}
+
+/** Validates and binds the serialized sources to their files. */
+function toRouteSources(config: SerializedConfig, base: string, logger: Pick<Logger, 'warn'>): RouteSource[] {
+  if (!config || !Array.isArray(config.sources)) {
+    throw new ConfigError([{ file: 'startWorker()', pointer: '/config/sources', message: 'the config has no sources array', fix: 'Pass { sources: [{ file, routes, dataUrl }] }, or let the Vite plugin provide the config.' }])
+  }
+  const byUrl = new Map<string, FileSource>()
+  const errors: ConfigError['problems'] = []
+  const sources: RouteSource[] = []
+  config.sources.forEach((source, index) => {
+    const label = source.file || `startWorker()#/config/sources/${index}`
+    const result = validateRoutes(source.routes, label)
+    errors.push(...result.errors)
+    // The plugin sends its own warnings; a config made by hand is checked here.
+    if (config.warnings === undefined) for (const warning of result.warnings) logger.warn(formatMessage(`${warning.file}#${warning.pointer}: ${warning.message}. ${warning.fix}`))
+    sources.push({ file: label, routes: source.routes, files: filesOf(source, base, byUrl) })
+  })
+  if (errors.length > 0) throw new ConfigError(errors)
+  return sources
+}
+
+/** A handler that takes every request no earlier handler answered: it warns, then lets it go. */
+class UnhandledRequestHandler extends HttpHandler {
+  constructor(onUnhandled: (request: Request) => Response | undefined) {
+    super(/.*/, () => true, ({ request }) => onUnhandled(request))
+  }
+}
+
+/**
+ * Starts msw's service worker in the page with mockyard's route table and any extra handlers.
+ * The table comes from `options.config`, or from the Vite plugin (`/@mockyard/config.json`,
+ * fetched before the worker starts). Data files are fetched from the dev server as they are
+ * needed, with msw's `bypass()`. Requests nothing answers go to the network, with a console
+ * warning that says why no route took them (not for Vite's own requests or static assets).
+ * Latency defaults to 250 ms. Every call has its own engine, sequences and request log.
+ *
+ * @example
+ * // src/main.ts of a Vite app with `mockyard()` in vite.config.ts
+ * import { startWorker } from 'mockyard/browser'
+ *
+ * if (import.meta.env.DEV) await startWorker()
+ *
+ * @example
+ * // without Vite: serve msw's mockServiceWorker.js at /, and pass the routes
+ * const mocks = await startWorker({
+ *   config: { sources: [{ file: 'routes.json', routes: { 'v1/users': { file: 'users.json' } }, dataUrl: '/mocks/data/' }] },
+ * })
+ * mocks.requests({ path: '/v1/users' })
+ */
+export async function startWorker(options: StartWorkerOptions = {}): Promise<MockyardWorker> {
+  const logger = options.logger ?? console
+  const configUrl = options.configUrl ?? CONFIG_PATH
+  const config = options.config ?? (await fetchConfig(configUrl))
+  const base = options.config ? globalThis.location.href : new URL(configUrl, globalThis.location.href).href
+  if (config.error) logger.error(config.error)
+  for (const warning of config.warnings ?? []) logger.warn(warning)
+
+  const latency = options.latency ?? config.latency ?? BROWSER_LATENCY
+  const engine = createEngine(compileRoutes(toRouteSources(config, base, logger)), {
+    latency,
+    pluginContext: options.pluginContext ?? config.pluginContext,
+  })
+  const log = createRequestLog(options.requestLog)
+  const strategy = options.onUnhandledRequest ?? 'warn'
+
+  // Request ids (msw's) and start times, so that the log can say which handler answered what.
+  const idOf = new WeakMap<Request, string>()
+  const startedAt = new Map<string, number>()
+  const answeredByRoute = new Set<string>()
+  const explanations = new WeakMap<Request, () => string>()
+  const remember = <T>(map: Map<string, T> | Set<string>, id: string, value?: T) => {
+    // Bounded: a request msw never reports back on (an opaque response) must not stay forever.
+    if (map.size > 2000) map.delete(map.keys().next().value!)
+    if (map instanceof Map) map.set(id, value as T)
+    else map.add(id)
+  }
+
+  const record = (request: Request, fields: Pick<RequestRecord, 'status' | 'matched'> & Partial<RequestRecord>, started: number) => {
+    const time = new Date(started).toISOString()
+    const body = request.body === null ? Promise.resolve(null) : request.clone().arrayBuffer().then((b) => new Uint8Array(b), () => null)
+    void body.then((bytes) =>
+      log.add({
+        time,
+        method: request.method.toUpperCase(),
+        url: request.url,
+        headers: redactHeaders(request.headers),
+        body: bodyText(bytes),
+        session: '',
+        durationMs: Math.max(0, Date.now() - started),
+        ...fields,
+      }),
+    )
+  }
+
+  const routes = new MockyardHandler(engine, {
+    onResult(request, result, started) {
+      if (!result.matched) {
+        explanations.set(request, result.explanation)
+        return
+      }
+      const id = idOf.get(request)
+      if (id !== undefined) remember(answeredByRoute, id)
+      const { info } = result
+      record(request, { status: info.status, matched: true, route: info.route, entry: info.entry, ...(info.file ? { file: info.file } : {}) }, started)
+    },
+  })
+
+  const unhandled = new UnhandledRequestHandler((request) => {
+    if (request.headers.get('accept')?.includes('msw/passthrough') || isQuietRequest(request)) return undefined
+    record(request, { status: 0, matched: false }, startedAt.get(idOf.get(request) ?? '') ?? Date.now())
+    if (strategy === 'bypass') return undefined
+    // The engine explains a request on a known route; for any other path, the closest routes.
+    const explanation =
+      explanations.get(request)?.() ??
+      formatMessage(explainUnmatched(engine.table, { method: request.method.toUpperCase(), url: new URL(request.url), lookup: (path) => engine.table.lookup(path) }))
+    if (strategy === 'error') {
+      logger.error(`${explanation}\nThe request fails (onUnhandledRequest: "error").`)
+      return Response.error()
+    }
+    logger.warn(`${explanation}\nThe request goes to the network.`)
+    return undefined
+  })
+
+  const worker = setupWorker(...(options.handlers ?? []), routes, unhandled)
+
+  type Listener = (event: { request: Request; requestId: string; response?: Response }) => void
+  const onStart: Listener = ({ request, requestId }) => {
+    idOf.set(request, requestId)
+    remember(startedAt, requestId, Date.now())
+  }
+  const onMocked: Listener = ({ request, requestId, response }) => {
+    const started = startedAt.get(requestId) ?? Date.now()
+    startedAt.delete(requestId)
+    if (answeredByRoute.delete(requestId)) return
+    record(request, { status: response?.status ?? 0, matched: true, entry: 'handler' }, started)
+  }
+  const onBypass: Listener = ({ requestId }) => {
+    startedAt.delete(requestId)
+    answeredByRoute.delete(requestId)
+  }
+  // msw 2 hands listeners `{ request, requestId, response }`, msw 3 an event with the same fields.
+  const events = worker.events as unknown as {
+    on(type: string, listener: Listener): void
+    removeListener(type: string, listener: Listener): void
+  }
+  events.on('request:start', onStart)
+  events.on('response:mocked', onMocked)
+  events.on('response:bypass', onBypass)
+
+  const workerUrl = options.serviceWorker?.url ?? config.workerUrl ?? WORKER_PATH
+  const quiet = options.quiet !== false
+  await worker.start({
+    serviceWorker: { url: workerUrl, ...(options.serviceWorker?.options ? { options: options.serviceWorker.options } : {}) },
+    quiet,
+    // Every request reaches the handler above; this covers the rest (WebSocket connections in msw 3).
+    onUnhandledFrame: 'bypass',
+    onUnhandledRequest: 'bypass',
+  } as Parameters<SetupWorker['start']>[0])
+
+  const count = engine.table.routes.length
+  const files = config.sources.map((s) => s.file).join(', ')
+  logger.info(
+    formatMessage(
+      `mocking ${count} route${count === 1 ? '' : 's'}${files ? ` from ${files}` : ''} in this page (worker ${workerUrl}, latency ${latency} ms). ` +
+        (strategy === 'warn' ? 'Requests no route answers go to the network, with a warning.' : strategy === 'bypass' ? 'Requests no route answers go to the network.' : 'Requests no route answers fail.'),
+    ),
+  )
+
+  return {
+    worker,
+    engine,
+    config,
+    async stop() {
+      events.removeListener('request:start', onStart)
+      events.removeListener('response:mocked', onMocked)
+      events.removeListener('response:bypass', onBypass)
+      await worker.stop()
+    },
+    reset() {
+      // msw calls reset() on every handler: mockyard's sequences, the notifications store.
+      worker.resetHandlers()
+      engine.reset()
+      log.clear()
+    },
+    use(...handlers) {
+      worker.use(...handlers)
+    },
+    requests: (filter) => log.list(filter),
+    waitForRequest: (predicate, waitOptions) => log.waitFor(predicate, waitOptions),
+  }
+}

@@ -1,0 +1,320 @@
+/**
+ * `mockyard/vite`: a Vite plugin that hands mockyard's route table, its data files and msw's
+ * worker script to the page during `vite dev`, and reloads the page when a routes or data file
+ * changes. The page runs the engine itself, through `startWorker()` of `mockyard/browser`.
+ */
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Plugin, ViteDevServer } from 'vite'
+import type { SerializedConfig } from '../browser/config.js'
+import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
+import { contentTypeOf } from '../core/respond.js'
+import { listFiles } from '../core/validate-routes.js'
+import { folderFiles, type FolderFiles } from '../node/folder-files.js'
+import { findConfigFile, readRoutes, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
+import type { MockyardOptions } from '../node/options.js'
+
+export type { SerializedConfig, SerializedSource } from '../browser/config.js'
+
+/**
+ * Options of the Vite plugin: mockyard's options (`routes`, `data`, `plugins`, `latency`,
+ * `pluginContext`, `watch`), or `config`, the path of a mockyard config file (options given
+ * here then override the file's). msw `handlers` cannot travel to the browser: pass them to
+ * `startWorker({ handlers })` instead.
+ *
+ * @example
+ * mockyard({ config: 'mocks/config.js', latency: 0 } satisfies MockyardViteOptions)
+ */
+export interface MockyardViteOptions extends MockyardOptions {
+  /** A mockyard config file (`mocks/config.js`). Default: `mocks/config.js` (or `.mjs`/`.json`) in the Vite root, if any. */
+  config?: string
+  /** Also serve the mocks from `vite build` output (worker script, route table, data files). Default `false`. */
+  build?: boolean
+}
+
+/**
+ * The virtual module that exports the serialized config.
+ *
+ * @example
+ * import config from 'virtual:mockyard'
+ * await startWorker({ config })
+ */
+export const VIRTUAL_MODULE_ID = 'virtual:mockyard'
+const RESOLVED_VIRTUAL_ID = '\0' + VIRTUAL_MODULE_ID
+const WORKER_FILE = 'mockServiceWorker.js'
+const PREFIX = '@mockyard/'
+
+interface Loaded {
+  config: SerializedConfig
+  /** Routes files and the config file, absolute: a change to one reloads the routes. */
+  routesFiles: Set<string>
+  configFile?: string
+}
+
+interface Logger {
+  info(message: string, options?: { timestamp?: boolean }): void
+  warn(message: string, options?: { timestamp?: boolean }): void
+  error(message: string, options?: { timestamp?: boolean }): void
+}
+
+/** Resolves `msw/package.json` from the app's root: the worker script of the msw the app uses. */
+function workerScriptPath(root: string): string {
+  const require = createRequire(join(root, 'package.json'))
+  return join(dirname(require.resolve('msw/package.json')), 'lib', WORKER_FILE)
+}
+
+/** A path for the terminal: relative to `root` when inside it, else as it is. */
+function displayPath(path: string, root: string): string {
+  const rel = relative(root, path)
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path
+}
+
+/** The base the plugin's URLs live under: Vite's `base` when it is a path, else `/`. */
+function absoluteBase(base: string): string {
+  if (!base.startsWith('/')) return '/'
+  return base.endsWith('/') ? base : base + '/'
+}
+
+/**
+ * The mockyard Vite plugin. During `vite dev` it serves:
+ *
+ * - `/mockServiceWorker.js`: msw's worker script, read on every request from the msw that the
+ *   app itself resolves (never a stale copy);
+ * - `/@mockyard/config.json` and the virtual module `virtual:mockyard`: the route table
+ *   (validated with the same loader as every other surface; an invalid config shows in the
+ *   terminal and, through `startWorker()`, in the page's console);
+ * - `/@mockyard/data/<n>/<file>`: the files of data folder `n`, never outside it.
+ *
+ * A change to a routes or data file reloads the page (`watch: false` turns that off). Not
+ * active in `vite build` unless `build: true`.
+ *
+ * @example
+ * // vite.config.ts
+ * import { defineConfig } from 'vite'
+ * import mockyard from 'mockyard/vite'
+ *
+ * export default defineConfig({
+ *   plugins: [mockyard({ routes: 'mocks/routes.json', latency: 100 })],
+ * })
+ */
+export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
+  const options: MockyardViteOptions = typeof input === 'string' ? { config: input } : { ...input }
+  const { config: configOption, build, handlers, ...mockyardOptions } = options
+  const watchFiles = mockyardOptions.watch ?? true
+  delete mockyardOptions.watch
+
+  let root = process.cwd()
+  let base = '/'
+  let logger: Logger = { info: console.info, warn: console.warn, error: console.error }
+  const folders = new Map<string, FolderFiles>()
+  const folderList: FolderFiles[] = []
+  let loaded: Promise<Loaded> | undefined
+  let lastGood: Loaded | undefined
+  /** The state of the last load, good or not: the files the watcher follows. */
+  let latest: Loaded | undefined
+
+  const filesFor = (data: string) => {
+    let files = folders.get(data)
+    if (!files) {
+      files = folderFiles(data)
+      folders.set(data, files)
+      folderList.push(files)
+    }
+    return files
+  }
+
+  async function resolveOptions(): Promise<ResolvedConfig> {
+    // Paths given in code resolve from the working directory, as on every surface.
+    if (configOption) return resolveConfig(resolve(configOption), undefined, mockyardOptions)
+    if (mockyardOptions.routes !== undefined || mockyardOptions.plugins !== undefined) return resolveConfig(mockyardOptions)
+    const found = findConfigFile(root)
+    if (found) return resolveConfig(found, undefined, mockyardOptions)
+    logger.info(formatMessage(`no routes given and no mocks/config.js in ${root}: serving the bundled example mocks. Pass mockyard({ routes: "mocks/routes.json" }) in vite.config.`))
+    return resolveConfig(mockyardOptions, { bundled: true })
+  }
+
+  const routesFilesOf = (resolved: ResolvedConfig) => new Set(resolved.routes.flatMap((spec) => (typeof spec.routes === 'string' ? [spec.routes] : [])))
+
+  async function load(): Promise<Loaded> {
+    const prefix = absoluteBase(base)
+    let resolved: ResolvedConfig | undefined
+    try {
+      resolved = await resolveOptions()
+      const { sources, warnings } = await readRoutes(resolved.routes, filesFor)
+      const messages = warnings.map((warning) => formatMessage(formatProblem(warning)))
+      for (const message of messages) logger.warn(message)
+      if (handlers?.length || resolved.handlers.length > 0) {
+        logger.warn(formatMessage('msw handlers in the mockyard options or plugins do not reach the browser. Pass them to startWorker({ handlers }) in the app instead.'))
+      }
+      const config: SerializedConfig = {
+        sources: sources.map((source) => {
+          const index = folderList.indexOf(source.files as FolderFiles)
+          return { file: source.file, routes: source.routes, dataUrl: `${prefix}${PREFIX}data/${index}/` }
+        }),
+        workerUrl: `${prefix}${WORKER_FILE}`,
+        warnings: messages,
+      }
+      if (resolved.options.latency !== undefined) config.latency = resolved.options.latency
+      if (resolved.options.pluginContext !== undefined) config.pluginContext = resolved.options.pluginContext
+      lastGood = latest = { config, routesFiles: routesFilesOf(resolved), configFile: resolved.configFile }
+      return lastGood
+    } catch (error) {
+      const message = error instanceof ConfigError ? error.message : formatMessage(`the mocks could not be loaded: ${(error as Error).stack ?? error}`)
+      logger.error(lastGood ? `${message}\n${formatMessage('keeping the last good routes.')}` : message)
+      const config = lastGood?.config ?? { sources: [], workerUrl: `${prefix}${WORKER_FILE}` }
+      // Still follow the files that failed, so that fixing them reloads.
+      latest = {
+        config: { ...config, error: message },
+        routesFiles: resolved ? routesFilesOf(resolved) : (lastGood?.routesFiles ?? new Set()),
+        configFile: resolved?.configFile ?? lastGood?.configFile ?? (configOption ? resolve(configOption) : undefined),
+      }
+      return latest
+    }
+  }
+
+  const current = () => (loaded ??= load())
+
+  /** Answers the plugin's own URLs; everything else goes on to Vite. */
+  async function serve(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next()
+    let path: string
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://vite').pathname)
+    } catch {
+      return next()
+    }
+    const prefix = absoluteBase(base)
+    if (prefix !== '/' && path.startsWith(prefix)) path = '/' + path.slice(prefix.length)
+
+    const send = (status: number, type: string, body: string | Uint8Array, extra: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', ...extra })
+      res.end(req.method === 'HEAD' ? undefined : body)
+    }
+
+    if (path === '/' + WORKER_FILE) {
+      let script: string
+      try {
+        script = await readFile(workerScriptPath(root), 'utf8')
+      } catch (error) {
+        const message = formatMessage(`msw's ${WORKER_FILE} cannot be found from ${root}: ${(error as Error).message.split('\n')[0]}. Install msw in the app (npm install -D msw).`)
+        logger.error(message)
+        return send(500, 'text/plain; charset=utf-8', message)
+      }
+      return send(200, 'application/javascript; charset=utf-8', script, { 'service-worker-allowed': '/' })
+    }
+    if (path === `/${PREFIX}config.json`) {
+      const { config } = await current()
+      return send(200, 'application/json; charset=utf-8', JSON.stringify(config))
+    }
+    if (path.startsWith(`/${PREFIX}data/`)) {
+      await current()
+      const match = /^(\d+)\/(.+)$/.exec(path.slice(`/${PREFIX}data/`.length))
+      const files = match ? folderList[Number(match[1])] : undefined
+      // `read` refuses names that leave the folder; they answer 404 like missing files.
+      const bytes = files && match ? await files.read(match[2]!) : undefined
+      if (!bytes) return send(404, 'text/plain; charset=utf-8', formatMessage(`no data file at ${path}.`))
+      return send(200, contentTypeOf(match![2]!), bytes)
+    }
+    next()
+  }
+
+  function watch(server: ViteDevServer): void {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const changed = new Set<string>()
+    const isRelevant = (file: string, state: Loaded) => {
+      if (state.routesFiles.has(file) || file === state.configFile) return true
+      return folderList.some((folder) => {
+        const rel = relative(folder.root, file)
+        return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)
+      })
+    }
+    const follow = (state: Loaded) => {
+      const paths = [...state.routesFiles, ...folderList.map((folder) => folder.root)]
+      if (state.configFile) paths.push(state.configFile)
+      // Files outside the Vite root are not watched unless added (adding twice is harmless).
+      server.watcher.add(paths)
+    }
+    const flush = async () => {
+      const names = [...changed].map((file) => displayPath(file, root))
+      const configChanged = latest?.configFile !== undefined && changed.has(latest.configFile)
+      changed.clear()
+      for (const folder of folderList) folder.invalidate()
+      loaded = load()
+      follow(await loaded)
+      for (const environment of Object.values(server.environments ?? {})) {
+        const module = environment.moduleGraph.getModuleById(RESOLVED_VIRTUAL_ID)
+        if (module) environment.moduleGraph.invalidateModule(module)
+      }
+      logger.info(formatMessage(`${names.join(', ')} changed: reloading the page.`), { timestamp: true })
+      if (configChanged) logger.warn(formatMessage('a changed config file applies after a restart of the dev server (press r + enter).'), { timestamp: true })
+      server.ws.send({ type: 'full-reload', path: '*' })
+    }
+    const onChange = (file: string) => {
+      const state = latest
+      if (!state || !isRelevant(resolve(file), state)) return
+      changed.add(resolve(file))
+      clearTimeout(timer)
+      timer = setTimeout(() => void flush(), 100)
+    }
+    server.watcher.on('add', onChange)
+    server.watcher.on('change', onChange)
+    server.watcher.on('unlink', onChange)
+    void current().then(follow)
+  }
+
+  return {
+    name: 'mockyard',
+    apply: build ? undefined : 'serve',
+    configResolved(config) {
+      root = config.root
+      base = config.base
+      logger = config.logger
+    },
+    async configureServer(server) {
+      const state = await current()
+      const routes = state.config.sources.reduce((sum, source) => sum + Object.keys(source.routes).length, 0)
+      if (!state.config.error) {
+        logger.info(formatMessage(`serving ${routes} route${routes === 1 ? '' : 's'} from ${state.config.sources.map((s) => displayPath(s.file, root)).join(', ')} to the browser: the app's entry calls startWorker() from mockyard/browser.`))
+      }
+      server.middlewares.use((req, res, next) => {
+        serve(req, res, next).catch(next)
+      })
+      if (watchFiles) watch(server)
+    },
+    resolveId(id) {
+      return id === VIRTUAL_MODULE_ID ? RESOLVED_VIRTUAL_ID : undefined
+    },
+    async load(id) {
+      if (id !== RESOLVED_VIRTUAL_ID) return undefined
+      const { config } = await current()
+      return `/** mockyard's route table (mockyard/vite). */\nexport default ${JSON.stringify(config)}\n`
+    },
+    async generateBundle() {
+      // Only with `build: true` (the plugin applies to serve alone otherwise).
+      if (this.environment?.config.consumer === 'server') return
+      const { config } = await current()
+      if (config.error) this.error(config.error)
+      this.emitFile({ type: 'asset', fileName: WORKER_FILE, source: await readFile(workerScriptPath(root), 'utf8') })
+      this.emitFile({ type: 'asset', fileName: `${PREFIX}config.json`, source: JSON.stringify(config) })
+      const emitted = new Set<string>()
+      for (const source of config.sources) {
+        const index = Number(/data\/(\d+)\/$/.exec(source.dataUrl ?? '')?.[1])
+        const folder = folderList[index]
+        if (!folder) continue
+        // The files the routes name: the rest of the data folder stays out of the build.
+        for (const { name } of listFiles(source.routes)) {
+          const fileName = `${PREFIX}data/${index}/${name.replace(/\\/g, '/').replace(/^(\.\/)+/, '')}`
+          const bytes = emitted.has(fileName) ? undefined : await folder.read(name)
+          if (!bytes) continue
+          emitted.add(fileName)
+          this.emitFile({ type: 'asset', fileName, source: bytes })
+        }
+      }
+    },
+  }
+}
+
+export default mockyard
+
