@@ -336,6 +336,9 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
   }
   const routes: CompiledRoute[] = []
   const root = newNode()
+  /** Routes without parameters or `*`, by normalised path: one Map lookup per request. */
+  const literal = new Map<string, RouteMatch>()
+  const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
   for (const [key, route] of Object.entries(merged)) {
     if (!isObject(route)) continue
     const methods = new Map<string, CompiledMethod>()
@@ -348,15 +351,28 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
     const compiled: CompiledRoute = { key, methods }
     routes.push(compiled)
     insert(root, compiled)
+    const normal = normalizePath(key)
+    if (!/(^|\/)[:*]/.test(normal)) literal.set(normal.split('/').filter(Boolean).join('/'), { route: compiled, params: NO_PARAMS })
   }
-  const config = JSON.parse(
-    JSON.stringify(merged, (_key, value) => (value && typeof value === 'object' && FILE_TAG in value ? (value as TaggedFile).ref.name : value)),
-  ) as RoutesConfig
+  let config: RoutesConfig | undefined
   return {
     routes,
-    config,
+    /** The merged routes as configured, built on first use (admin views only). */
+    get config() {
+      config ??= JSON.parse(
+        JSON.stringify(merged, (_key, value) => (value && typeof value === 'object' && FILE_TAG in value ? (value as TaggedFile).ref.name : value)),
+      ) as RoutesConfig
+      return config
+    },
     lookup(pathname) {
-      const segments = normalizePath(pathname).split('/').filter(Boolean)
+      const normal = normalizePath(pathname)
+      const hit = literal.get(normal)
+      if (hit) return hit
+      const segments = normal.split('/').filter(Boolean)
+      if (segments.length > 0 && literal.size > 0) {
+        const again = literal.get(segments.join('/'))
+        if (again) return again
+      }
       const params: Record<string, string> = {}
       const route = find(root, segments, 0, params)
       return route ? { route, params } : undefined

@@ -2,7 +2,7 @@ import type { Candidate, CompiledMethod, CompiledRoute, ResponseSpec, RouteTable
 import { addCorsHeaders, preflightHeaders } from './cors.js'
 import { formatMessage } from './errors.js'
 import { explainUnmatched } from './explain.js'
-import { matchEntry, type MatchResult, type RequestValues } from './match-entry.js'
+import { matchEntry, scoreAll, type MatchResult, type RequestValues } from './match-entry.js'
 import { BodyParseError, parseBody, parseQuery, type EngineRequest } from './request-data.js'
 import { buildResponse, errorResponse, type MockResponse } from './respond.js'
 import { createSequenceState } from './sequence.js'
@@ -121,9 +121,8 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       }
     }
 
-    const match = matchEntry(compiled, values)
-    const candidate = match.candidate
-    if (!candidate) return unmatched(request, url, method, match)
+    const candidate = matchEntry(compiled, values)
+    if (!candidate) return unmatched(request, url, method, () => ({ scores: scoreAll(compiled, values) }))
 
     let spec: ResponseSpec = candidate.response
     let entry = candidate.label
@@ -134,14 +133,12 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     }
 
     const latency = spec.latency ?? globalLatency
-    const [response] = await Promise.all([
-      buildResponse(spec, {
-        context: options.pluginContext ?? url.origin,
-        head: method === 'HEAD',
-        describe: () => `route ${route.key} (${method} ${entry})`,
-      }),
-      latency > 0 ? sleep(latency) : undefined,
-    ])
+    const built = buildResponse(spec, {
+      context: options.pluginContext ?? url.origin,
+      head: method === 'HEAD',
+      describe: () => `route ${route.key} (${method} ${entry})`,
+    })
+    const response = latency > 0 ? (await Promise.all([built, sleep(latency)]))[0] : built instanceof Promise ? await built : built
     if (response.status === 404 && spec.file && (spec.status ?? 200) !== 404) {
       options.logger?.error(formatMessage(`${method} ${url.pathname}: the data file "${spec.file.name}" of route ${route.key} (${entry}) does not exist in ${spec.file.source.label}. Add the file, or point the route at an existing one.`))
     }
@@ -152,12 +149,12 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     }
   }
 
-  function unmatched(request: EngineRequest, url: URL, method: string, match?: MatchResult): HandleResult {
+  function unmatched(request: EngineRequest, url: URL, method: string, match?: () => MatchResult): HandleResult {
+    void request
     return {
       matched: false,
-      explanation: () => formatMessage(explainUnmatched(table, { method, url, match, lookup: (path) => table.lookup(path) ?? lookupWithoutSuffix(table, path) })),
+      explanation: () => formatMessage(explainUnmatched(table, { method, url, match: match?.(), lookup: (path) => table.lookup(path) ?? lookupWithoutSuffix(table, path) })),
     }
-    void request
   }
 
   return {

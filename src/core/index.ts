@@ -31,7 +31,7 @@ export {
   type RouteTable,
 } from './compile-routes.js'
 export { compileCondition, compilePattern, type Condition, type Score } from './conditions.js'
-export { matchEntry, scoreCandidate, type MatchResult, type RequestValues } from './match-entry.js'
+export { matchEntry, scoreAll, scoreCandidate, type MatchResult, type RequestValues } from './match-entry.js'
 export { parseBody, parseQuery, parsePath, lookupPath, BodyParseError, type EngineRequest } from './request-data.js'
 export { buildResponse, contentTypeOf, errorResponse, bodyBytes, type MockResponse } from './respond.js'
 export { addCorsHeaders, preflightHeaders, ALLOWED_METHODS } from './cors.js'

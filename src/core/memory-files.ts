@@ -19,6 +19,9 @@ export function memoryFiles(files: Record<string, string | Uint8Array>, label = 
     async read(name) {
       return bytes.get(normalize(name))
     },
+    readCached(name) {
+      return bytes.get(normalize(name))
+    },
   }
 }
 

@@ -34,10 +34,37 @@ export interface RequestFilter {
   session?: string
 }
 
+/**
+ * What an adapter hands the log per request: cheap raw facts. The ISO time, the redacted headers
+ * and the body text are built only when the log is read.
+ */
+export interface RequestInput {
+  /** `Date.now()` when the request arrived, or an ISO string. */
+  time: number | string
+  method: string
+  url: string
+  /** Headers as a record, or a function giving their entries when the log is read. */
+  headers: Record<string, string> | (() => Iterable<[string, string]>)
+  /** The body bytes, or its text. */
+  body: Uint8Array | string | null
+  route?: string
+  entry?: string
+  file?: string
+  status: number
+  matched: boolean
+  session: string
+  durationMs: number
+}
+
+/** A logged request as stored; `status` may still be set by the adapter that answers it. */
+export interface LogEntry extends RequestInput {
+  readonly id: number
+}
+
 export interface RequestLog {
   /** The records, oldest first. */
   list(filter?: RequestFilter): RequestRecord[]
-  add(record: Omit<RequestRecord, 'id'>): RequestRecord
+  add(input: RequestInput): LogEntry
   /** Resolves with the first record (already logged or to come) that fits, or rejects on timeout. */
   waitFor(predicate: (record: RequestRecord) => boolean, options?: { timeout?: number }): Promise<RequestRecord>
   /** Forgets the records (of one session, or all). */
@@ -75,8 +102,29 @@ export function matchesFilter(record: RequestRecord, filter: RequestFilter = {})
   return true
 }
 
+/** Builds the public record of an entry (once; entries are not changed after they are read). */
+function materialize(entry: LogEntry): RequestRecord {
+  const record: RequestRecord = {
+    id: entry.id,
+    time: typeof entry.time === 'number' ? new Date(entry.time).toISOString() : entry.time,
+    method: entry.method,
+    url: entry.url,
+    headers: redactHeaders(typeof entry.headers === 'function' ? entry.headers() : Object.entries(entry.headers)),
+    body: typeof entry.body === 'string' || entry.body === null ? entry.body : bodyText(entry.body),
+    status: entry.status,
+    matched: entry.matched,
+    session: entry.session,
+    durationMs: entry.durationMs,
+  }
+  if (entry.route !== undefined) record.route = entry.route
+  if (entry.entry !== undefined) record.entry = entry.entry
+  if (entry.file !== undefined) record.file = entry.file
+  return record
+}
+
 /**
- * A bounded request log: the oldest records are dropped past `limit`.
+ * A bounded request log: the oldest records are dropped past `limit`. Adding costs no more than
+ * storing the facts; records are built when read.
  *
  * @example
  * const log = createRequestLog({ limit: 100 })
@@ -84,27 +132,50 @@ export function matchesFilter(record: RequestRecord, filter: RequestFilter = {})
  */
 export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const limit = options.limit ?? 1000
-  let records: RequestRecord[] = []
+  let entries: LogEntry[] = []
+  const records = new WeakMap<LogEntry, RequestRecord>()
   let nextId = 1
   const waiters = new Set<{ predicate: (r: RequestRecord) => boolean; resolve: (r: RequestRecord) => void }>()
+  const recordOf = (entry: LogEntry) => {
+    let record = records.get(entry)
+    if (!record) records.set(entry, (record = materialize(entry)))
+    return record
+  }
+  // Trim in batches: dropping the oldest one by one would move the whole array per request.
+  const trim = () => {
+    if (entries.length > limit + Math.max(16, limit >> 2)) entries = entries.slice(entries.length - limit)
+  }
+  const current = () => (entries.length > limit ? entries.slice(entries.length - limit) : entries)
   return {
     list(filter) {
-      return records.filter((r) => matchesFilter(r, filter))
+      const out: RequestRecord[] = []
+      for (const entry of current()) {
+        const record = recordOf(entry)
+        if (matchesFilter(record, filter)) out.push(record)
+      }
+      return out
     },
     add(input) {
-      const record = { id: nextId++, ...input }
-      records.push(record)
-      if (records.length > limit) records.shift()
-      for (const waiter of waiters) {
-        if (waiter.predicate(record)) {
-          waiters.delete(waiter)
-          waiter.resolve(record)
-        }
+      const entry = input as LogEntry
+      ;(entry as { id: number }).id = nextId++
+      entries.push(entry)
+      trim()
+      if (waiters.size > 0) {
+        // Let the adapter finish the entry (its final status, set after its awaits) first.
+        setTimeout(() => {
+          for (const waiter of waiters) {
+            const record = recordOf(entry)
+            if (waiter.predicate(record)) {
+              waiters.delete(waiter)
+              waiter.resolve(record)
+            }
+          }
+        }, 0)
       }
-      return record
+      return entry
     },
     waitFor(predicate, { timeout = 5000 } = {}) {
-      const existing = records.find(predicate)
+      const existing = current().map(recordOf).find(predicate)
       if (existing) return Promise.resolve(existing)
       return new Promise((resolve, reject) => {
         const waiter = {
@@ -116,13 +187,13 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         }
         const timer = setTimeout(() => {
           waiters.delete(waiter)
-          reject(new Error(`[mockyard] no request fitting the predicate arrived within ${timeout} ms (${records.length} recorded). Check what was sent with requests, or raise the timeout.`))
+          reject(new Error(`[mockyard] no request fitting the predicate arrived within ${timeout} ms (${current().length} recorded). Check what was sent with requests, or raise the timeout.`))
         }, timeout)
         waiters.add(waiter)
       })
     },
     clear(session) {
-      records = session === undefined ? [] : records.filter((r) => r.session !== session)
+      entries = session === undefined ? [] : entries.filter((e) => e.session !== session)
     },
   }
 }

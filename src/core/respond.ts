@@ -15,9 +15,14 @@ const textEncoder = new TextEncoder()
 const textDecoder = new TextDecoder()
 
 /** Content type by file extension; JSON and text types carry `charset=utf-8`. */
+const contentTypes = new Map<string, string>()
 export function contentTypeOf(fileName: string): string {
-  const type = mime.getType(fileName) ?? 'application/octet-stream'
-  if (type === 'application/json' || type.startsWith('text/')) return `${type}; charset=utf-8`
+  let type = contentTypes.get(fileName)
+  if (type === undefined) {
+    type = mime.getType(fileName) ?? 'application/octet-stream'
+    if (type === 'application/json' || type.startsWith('text/')) type = `${type}; charset=utf-8`
+    if (contentTypes.size < 10_000) contentTypes.set(fileName, type)
+  }
   return type
 }
 
@@ -82,21 +87,30 @@ export interface BuildContext {
  * given), the file with its content type when it has `file`, or an empty body. 204 and 304
  * never carry a body. A missing file answers 404 JSON naming the file and the route.
  */
-export async function buildResponse(spec: ResponseSpec, context: BuildContext): Promise<MockResponse> {
+export function buildResponse(spec: ResponseSpec, context: BuildContext): MockResponse | Promise<MockResponse> {
   const headers: Record<string, string> = { ...spec.headers }
   if (spec.url !== undefined) {
     headers['location'] = spec.url
     return { status: isRedirectStatus(spec.status) ? spec.status : 302, headers, body: null }
   }
   const status = spec.status ?? 200
-  if (!spec.file || isEmptyStatus(status)) return { status, headers, body: null }
-  const bytes = await spec.file.source.read(spec.file.name)
-  if (bytes === undefined) {
-    return errorResponse(404, 'Not Found', `the file "${spec.file.name}" of ${context.describe()} does not exist in ${spec.file.source.label}. Add the file, or point the route at an existing one`, {
-      file: spec.file.name,
-    })
-  }
-  const type = headers['content-type'] ?? contentTypeOf(spec.file.name)
+  const file = spec.file
+  if (!file || isEmptyStatus(status)) return { status, headers, body: null }
+  // A file already in memory is served without a wait: no promise on the hot path.
+  const cached = file.source.readCached?.(file.name)
+  if (cached !== undefined) return fileResponse(status, headers, file.name, cached, context)
+  return file.source.read(file.name).then((bytes) => {
+    if (bytes === undefined) {
+      return errorResponse(404, 'Not Found', `the file "${file.name}" of ${context.describe()} does not exist in ${file.source.label}. Add the file, or point the route at an existing one`, {
+        file: file.name,
+      })
+    }
+    return fileResponse(status, headers, file.name, bytes, context)
+  })
+}
+
+function fileResponse(status: number, headers: Record<string, string>, name: string, bytes: Uint8Array, context: BuildContext): MockResponse {
+  const type = headers['content-type'] ?? contentTypeOf(name)
   headers['content-type'] = type
   if (context.head) return { status, headers, body: null }
   return { status, headers, body: isTextType(type) ? applyContext(bytes, context.context) : bytes }

@@ -83,4 +83,6 @@ export interface FileSource {
   /** A name for messages: the data folder, or a URL. */
   readonly label: string
   read(name: string): Promise<Uint8Array | undefined>
+  /** The contents when already in memory, without a wait (the hot path); else `undefined`. */
+  readCached?(name: string): Uint8Array | undefined
 }

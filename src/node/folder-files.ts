@@ -23,6 +23,8 @@ export interface FolderFiles extends FileSource {
 export function folderFiles(root: string, options: { watch?: boolean; onChange?: (name: string) => void } = {}): FolderFiles {
   const absoluteRoot = resolve(root)
   const cache = new Map<string, Promise<Uint8Array | undefined>>()
+  /** The settled contents of `cache`, for reads without a wait. */
+  const settled = new Map<string, Uint8Array>()
   let watcher: FSWatcher | undefined
 
   const pathOf = (name: string) => {
@@ -36,14 +38,20 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
     if (watcher) return
     try {
       watcher = watch(absoluteRoot, { recursive: true, persistent: false }, (_event, filename) => {
-        if (!filename) cache.clear()
-        else {
+        if (!filename) {
+          cache.clear()
+          settled.clear()
+        } else {
           const name = filename.toString().split(sep).join('/')
           cache.delete(name)
+          settled.delete(name)
           options.onChange?.(name)
         }
       })
-      watcher.on('error', () => cache.clear())
+      watcher.on('error', () => {
+        cache.clear()
+        settled.clear()
+      })
     } catch {
       // A folder that does not exist yet: nothing to watch, nothing cached.
     }
@@ -59,12 +67,17 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
       let cached = cache.get(key)
       if (!cached) {
         const path = pathOf(key)
-        cached = path
+        const pending: Promise<Uint8Array | undefined> = path
           ? readFile(path).then(
-              (buffer) => new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength),
+              (buffer) => {
+                const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+                if (cache.get(key) === pending) settled.set(key, bytes)
+                return bytes
+              },
               () => undefined,
             )
           : Promise.resolve(undefined)
+        cached = pending
         cache.set(key, cached)
         // A missing file is not remembered: it may be added later.
         void cached.then((bytes) => {
@@ -73,9 +86,17 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
       }
       return cached
     },
+    readCached(name) {
+      return settled.get(name) ?? settled.get(name.replace(/\\/g, '/').replace(/^(\.\/)+/, ''))
+    },
     invalidate(name) {
-      if (name === undefined) cache.clear()
-      else cache.delete(name)
+      if (name === undefined) {
+        cache.clear()
+        settled.clear()
+      } else {
+        cache.delete(name)
+        settled.delete(name)
+      }
     },
     watch: startWatching,
     close() {

@@ -1,10 +1,10 @@
 import { readFileSync, watch, type FSWatcher } from 'node:fs'
 import { dirname, resolve as resolvePath } from 'node:path'
-import { getResponse, type RequestHandler } from 'msw'
+import type { RequestHandler } from 'msw'
 import { compileRoutes, type RouteSource, type RouteTable } from '../core/compile-routes.js'
 import { createEngine, type Engine, type MatchInfo } from '../core/engine.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
-import { bodyText, createRequestLog, redactHeaders, type RequestLog, type RequestRecord } from '../core/request-log.js'
+import { createRequestLog, type LogEntry, type RequestLog, type RequestInput } from '../core/request-log.js'
 import type { EngineRequest } from '../core/request-data.js'
 import { fromFetchRequest } from '../core/fetch.js'
 import type { MockResponse } from '../core/respond.js'
@@ -12,7 +12,7 @@ import type { Logger, RoutesConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { folderFiles, type FolderFiles } from './folder-files.js'
 import { defaultDataFor, loadConfig, parseJsonFile, readRoutes, type ResolvedConfig } from './load-config.js'
-import { createLogger, type LogLevel } from './logger.js'
+import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js'
 import type { MockyardOptions } from './options.js'
 
 /** The defaults a surface applies where the options say nothing (DECISIONS.md, "Defaults per surface"). */
@@ -32,9 +32,9 @@ export interface SurfaceRequest extends EngineRequest {
 }
 
 export type Outcome =
-  | { kind: 'handler'; response: Response; record: RequestRecord }
-  | { kind: 'route'; response: MockResponse; info: MatchInfo; record: RequestRecord }
-  | { kind: 'unmatched'; explanation: () => string; record: RequestRecord }
+  | { kind: 'handler'; response: Response; record: LogEntry }
+  | { kind: 'route'; response: MockResponse; info: MatchInfo; record: LogEntry }
+  | { kind: 'unmatched'; explanation: () => string; record: LogEntry }
 
 /**
  * Everything the node surfaces share: the loaded config, the engine, the extra msw handlers, the
@@ -44,6 +44,8 @@ export interface Instance {
   readonly config: ResolvedConfig
   readonly options: MockyardOptions
   readonly logger: Logger
+  /** Whether one line per request goes to the logger (a custom logger, or the default at info). */
+  readonly logsRequests: boolean
   readonly engine: Engine
   readonly log: RequestLog
   /** Handlers from the options and plugins (tried before the routes). */
@@ -167,24 +169,24 @@ export async function createInstance(
 
   async function respond(request: SurfaceRequest, session = ''): Promise<Outcome> {
     const started = performance.now()
-    const time = new Date().toISOString()
+    const time = Date.now()
     // Start reading the body before any handler can consume the request (memoised by the adapters).
     const bodyRead = request.body().catch(() => null)
-    const record = (fields: Pick<RequestRecord, 'status' | 'matched'> & Partial<RequestRecord>) =>
-      bodyRead.then((bytes) =>
-          log.add({
-            time,
-            method: request.method.toUpperCase(),
-            url: request.url,
-            headers: redactHeaders(request.headerEntries()),
-            body: bodyText(bytes),
-            session,
-            durationMs: Math.round((performance.now() - started) * 100) / 100,
-            ...fields,
-          }),
-        )
+    const record = async (fields: Pick<RequestInput, 'status' | 'matched'> & Partial<RequestInput>) =>
+      log.add({
+        time,
+        method: request.method.toUpperCase(),
+        url: request.url,
+        headers: request.headerEntries,
+        body: await bodyRead,
+        session,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        ...fields,
+      })
     const extra = perTest.length > 0 ? [...perTest, ...handlers] : handlers
     if (extra.length > 0) {
+      // msw is loaded only when there are handlers: it costs ~100 ms and ~30 MB at start.
+      const { getResponse } = await import('msw')
       const response = await getResponse(extra, await request.toFetch())
       if (response) {
         return { kind: 'handler', response, record: await record({ status: response.status, matched: true, entry: 'handler' }) }
@@ -207,6 +209,7 @@ export async function createInstance(
     config,
     options,
     logger,
+    logsRequests: options.logProvider !== undefined || LOG_LEVELS.indexOf(defaults.logLevel) >= LOG_LEVELS.indexOf('info'),
     engine,
     log,
     handlers,

@@ -288,19 +288,22 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
     warnings.push(...result.warnings)
     if (result.errors.length > 0) continue
     const files = filesFor(spec.data)
-    const missing: string[] = []
-    for (const { name, pointer } of listFiles(routes)) {
-      const path = files.pathOf(name)
-      if (!path || !existsSync(path)) {
-        missing.push(name)
-        warnings.push({ file: spec.label, pointer, message: `the data file "${name}" does not exist in ${spec.data}`, fix: 'Add the file (requests for it answer 404 until then), or fix the name.' })
-      } else if (name.endsWith('.json')) {
-        const bytes = await files.read(name)
-        if (bytes && parseJsonFile(new TextDecoder().decode(bytes), path).problem) {
-          warnings.push({ file: spec.label, pointer, message: `the data file "${name}" is not valid JSON; it is served as written`, fix: 'Fix the JSON in the file if clients should parse it.' })
+    // Every named file: missing ones and unparseable JSON are warnings. Read in parallel; the
+    // reads also fill the cache, so the first requests are served from memory.
+    const checks = await Promise.all(
+      listFiles(routes).map(async ({ name, pointer }) => {
+        const path = files.pathOf(name)
+        const bytes = path ? await files.read(name) : undefined
+        if (bytes === undefined) {
+          return { file: spec.label, pointer, message: `the data file "${name}" does not exist in ${spec.data}`, fix: 'Add the file (requests for it answer 404 until then), or fix the name.' }
         }
-      }
-    }
+        if (name.endsWith('.json') && parseJsonFile(new TextDecoder().decode(bytes), path!).problem) {
+          return { file: spec.label, pointer, message: `the data file "${name}" is not valid JSON; it is served as written`, fix: 'Fix the JSON in the file if clients should parse it.' }
+        }
+        return undefined
+      }),
+    )
+    for (const warning of checks) if (warning) warnings.push(warning)
     sources.push({ file: spec.label, routes: routes as RoutesConfig, files })
   }
   if (errors.length > 0) throw new ConfigError(errors)

@@ -36,7 +36,8 @@ function readBody(req: IncomingMessage & { body?: unknown }, limit: number): Pro
       }
       chunks.push(chunk)
     })
-    req.on('end', () => resolve(size === 0 ? null : new Uint8Array(Buffer.concat(chunks, size))))
+    // A Buffer is a Uint8Array already: no second copy.
+    req.on('end', () => resolve(size === 0 ? null : Buffer.concat(chunks, size)))
     req.on('error', reject)
   })
 }
@@ -243,5 +244,5 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
 }
 
 function logLine(instance: Instance, method: string, path: string, status: number, what: string, ms: number): void {
-  instance.logger.info(`${method} ${path} ${status} ${what} ${ms}ms`)
+  if (instance.logsRequests) instance.logger.info(`${method} ${path} ${status} ${what} ${ms}ms`)
 }

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net'
 import type { RequestHandler } from 'msw'
 import type { RequestFilter, RequestRecord } from '../core/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
-import { MockyardHandler } from '../msw/index.js'
 import { handleAdmin } from './admin.js'
 import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
 import { createNodeHandler } from './node-handler.js'
@@ -146,5 +145,6 @@ export async function createMiddleware(options: MockyardOptions | string = {}): 
  */
 export async function createHandlers(options: MockyardOptions | string = {}): Promise<RequestHandler[]> {
   const instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'error' })
+  const { MockyardHandler } = await import('../msw/index.js')
   return [...instance.handlers, new MockyardHandler(instance.engine)]
 }
