@@ -79,7 +79,8 @@ export function redactHeaders(headers: Iterable<[string, string]>): Record<strin
   const out: Record<string, string> = {}
   for (const [name, value] of headers) {
     const lower = name.toLowerCase()
-    out[lower] = REDACTED.has(lower) ? '[redacted]' : value
+    const shown = REDACTED.has(lower) ? '[redacted]' : value
+    out[lower] = out[lower] === undefined || REDACTED.has(lower) ? shown : `${out[lower]}, ${shown}`
   }
   return out
 }

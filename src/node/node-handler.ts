@@ -64,10 +64,9 @@ function headerGetter(req: IncomingMessage) {
   }
 }
 
-function* headerEntries(req: IncomingMessage): Iterable<[string, string]> {
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) yield [name, Array.isArray(value) ? value.join(', ') : value]
-  }
+/** Header pairs from `rawHeaders` (names as sent; repeated ones joined as Fetch does). */
+function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
+  for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i]!.toLowerCase(), raw[i + 1]!]
 }
 
 /** Wraps a node request for the instance: the body is read once, and a Fetch `Request` only on demand. */
@@ -75,16 +74,18 @@ export function toSurfaceRequest(req: IncomingMessage, origin: string, limit: nu
   let body: Promise<Uint8Array | null> | undefined
   const url = origin + (req.url ?? '/')
   const read = () => (body ??= readBody(req, limit))
+  // The request log keeps this closure: it holds the raw header strings, never the request.
+  const raw = req.rawHeaders
   return {
     method: req.method ?? 'GET',
     url,
     headers: headerGetter(req),
-    headerEntries: () => headerEntries(req),
+    headerEntries: () => headerEntries(raw),
     body: read,
     async toFetch() {
       const bytes = await read()
       const headers = new Headers()
-      for (const [name, value] of headerEntries(req)) {
+      for (const [name, value] of headerEntries(raw)) {
         if (!name.startsWith(':')) headers.append(name, value)
       }
       const method = req.method ?? 'GET'
