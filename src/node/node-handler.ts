@@ -64,9 +64,17 @@ function headerGetter(req: IncomingMessage) {
   }
 }
 
-/** Header pairs from `rawHeaders` (names as sent; repeated ones joined as Fetch does). */
+/** Header pairs from `rawHeaders`, lower-case names. */
 function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
   for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i]!.toLowerCase(), raw[i + 1]!]
+}
+
+/**
+ * The request log keeps this function: made in its own scope, its closure holds the raw header
+ * strings only (a closure made beside `toFetch` would share its context and keep the request).
+ */
+function headerEntriesOf(raw: readonly string[]): () => Iterable<[string, string]> {
+  return () => headerEntries(raw)
 }
 
 /** Wraps a node request for the instance: the body is read once, and a Fetch `Request` only on demand. */
@@ -74,13 +82,12 @@ export function toSurfaceRequest(req: IncomingMessage, origin: string, limit: nu
   let body: Promise<Uint8Array | null> | undefined
   const url = origin + (req.url ?? '/')
   const read = () => (body ??= readBody(req, limit))
-  // The request log keeps this closure: it holds the raw header strings, never the request.
   const raw = req.rawHeaders
   return {
     method: req.method ?? 'GET',
     url,
     headers: headerGetter(req),
-    headerEntries: () => headerEntries(raw),
+    headerEntries: headerEntriesOf(raw),
     body: read,
     async toFetch() {
       const bytes = await read()
