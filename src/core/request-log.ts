@@ -38,22 +38,13 @@ export interface RequestFilter {
  * What an adapter hands the log per request: cheap raw facts. The ISO time, the redacted headers
  * and the body text are built only when the log is read.
  */
-export interface RequestInput {
+export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'headers' | 'body'> {
   /** `Date.now()` when the request arrived, or an ISO string. */
   time: number | string
-  method: string
-  url: string
   /** Headers as a record, or a function giving their entries when the log is read. */
   headers: Record<string, string> | (() => Iterable<[string, string]>)
   /** The body bytes, or its text. */
   body: Uint8Array | string | null
-  route?: string
-  entry?: string
-  file?: string
-  status: number
-  matched: boolean
-  session: string
-  durationMs: number
 }
 
 /** A logged request as stored; `status` may still be set by the adapter that answers it. */

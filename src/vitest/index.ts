@@ -3,26 +3,15 @@
  * global `XMLHttpRequest` are intercepted for requests to any host.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import type { RequestHandler } from 'msw'
 import { toFetchResponse } from '../core/fetch.js'
 import { formatMessage } from '../core/errors.js'
-import type { RequestFilter, RequestRecord } from '../core/request-log.js'
-import type { RoutesConfig } from '../core/types.js'
 import { createInstance, surfaceRequestFromFetch, type Instance } from '../node/instance.js'
 import type { MockyardOptions } from '../node/options.js'
+import type { HarnessApi } from '../node/server.js'
 import { startInterception, type Interception } from '../node/intercept.js'
 
-export interface MockServerHandle {
-  /** The recorded requests of the current test, oldest first, optionally filtered. */
-  requests(filter?: RequestFilter): RequestRecord[]
-  /** Resolves with the first request of the current test (recorded or to come) that fits. */
-  waitForRequest(predicate: (record: RequestRecord) => boolean, options?: { timeout?: number }): Promise<RequestRecord>
-  /** Adds msw handlers in front of the routes for the current test. */
-  use(...handlers: RequestHandler[]): void
-  /** Adds or replaces routes (an object, or a routes.json path) for the current test. */
-  useRoutes(routes: RoutesConfig | string): void
-  /** Sequences, overrides, per-test handlers and the request log back to the start. */
-  reset(): void
+/** The handle `setupMockServer()` returns: the harness API, per test. */
+export interface MockServerHandle extends HarnessApi {
   /** The loaded instance (after `beforeAll`). */
   readonly instance: Instance | undefined
 }

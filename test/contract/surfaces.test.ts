@@ -36,31 +36,21 @@ runContract('HTTP listener (startMockServer)', async () => {
   return over(server.url, () => server.stop(), () => server.reset())
 })
 
-runContract('middleware in express', async () => {
+/** The middleware mounted in an express or connect app, listening on a random port. */
+async function inApp(mount: (middleware: Awaited<ReturnType<typeof createMiddleware>>) => Parameters<typeof createServer>[1]): Promise<Surface> {
   const middleware = await createMiddleware(quiet)
-  const app = express()
-  app.use(middleware)
-  const server = createServer(app)
+  const server = createServer(mount(middleware))
   const base = await listenOn(server)
   return over(base, async () => {
     server.closeAllConnections()
     await new Promise((resolve) => server.close(resolve))
     await middleware.close()
   }, () => middleware.reset())
-})
+}
 
-runContract('middleware in connect', async () => {
-  const middleware = await createMiddleware(quiet)
-  const app = connect()
-  app.use(middleware)
-  const server = createServer(app)
-  const base = await listenOn(server)
-  return over(base, async () => {
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-    await middleware.close()
-  }, () => middleware.reset())
-})
+runContract('middleware in express', () => inApp((middleware) => express().use(middleware)))
+
+runContract('middleware in connect', () => inApp((middleware) => connect().use(middleware) as never))
 
 runContract('MockServer', async () => {
   const server = new MockServer(quiet)
