@@ -36,8 +36,18 @@ function readBody(req: IncomingMessage & { body?: unknown }, limit: number): Pro
       }
       chunks.push(chunk)
     })
-    // A Buffer is a Uint8Array already: no second copy.
-    req.on('end', () => resolve(size === 0 ? null : Buffer.concat(chunks, size)))
+    // One exact-size copy: Buffer.concat (and a lone chunk) may be a view of a pooled slab or of
+    // the socket's read buffer, which the request log would then keep alive.
+    req.on('end', () => {
+      if (size === 0) return resolve(null)
+      const bytes = new Uint8Array(size)
+      let offset = 0
+      for (const chunk of chunks) {
+        bytes.set(chunk, offset)
+        offset += chunk.length
+      }
+      resolve(bytes)
+    })
     req.on('error', reject)
   })
 }
