@@ -1,4 +1,4 @@
-import type { Candidate, CompiledMethod, CompiledRoute, ResponseSpec, RouteTable } from './compile-routes.js'
+import type { CompiledMethod, CompiledRoute, ResponseSpec, RouteTable } from './compile-routes.js'
 import { addCorsHeaders, preflightHeaders } from './cors.js'
 import { formatMessage } from './errors.js'
 import { explainUnmatched } from './explain.js'
@@ -179,4 +179,3 @@ function lookupWithoutSuffix(table: RouteTable, pathname: string) {
   return table.lookup(pathname.slice(0, dot))
 }
 
-export type { Candidate }

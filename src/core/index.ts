@@ -33,7 +33,7 @@ export {
 export { compileCondition, compilePattern, type Condition, type Score } from './conditions.js'
 export { matchEntry, scoreAll, scoreCandidate, type MatchResult, type RequestValues } from './match-entry.js'
 export { parseBody, parseQuery, parsePath, lookupPath, BodyParseError, type EngineRequest } from './request-data.js'
-export { buildResponse, contentTypeOf, errorResponse, bodyBytes, type MockResponse } from './respond.js'
+export { buildResponse, contentTypeOf, errorResponse, type MockResponse } from './respond.js'
 export { addCorsHeaders, preflightHeaders, ALLOWED_METHODS } from './cors.js'
 export { createEngine, effectiveMethod, type Engine, type EngineOptions, type HandleResult, type HandleOptions, type MatchInfo } from './engine.js'
 export { explainUnmatched } from './explain.js'

@@ -11,7 +11,6 @@ export interface MockResponse {
   body: Uint8Array | string | null
 }
 
-const textEncoder = new TextEncoder()
 const textDecoder = new TextDecoder()
 
 /** Content type by file extension; JSON and text types carry `charset=utf-8`. */
@@ -114,9 +113,4 @@ function fileResponse(status: number, headers: Record<string, string>, name: str
   headers['content-type'] = type
   if (context.head) return { status, headers, body: null }
   return { status, headers, body: isTextType(type) ? applyContext(bytes, context.context) : bytes }
-}
-
-/** Encodes a body as bytes (for lengths and Fetch bodies). */
-export function bodyBytes(body: Uint8Array | string | null): Uint8Array | null {
-  return typeof body === 'string' ? textEncoder.encode(body) : body
 }

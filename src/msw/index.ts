@@ -5,7 +5,6 @@ import { HttpHandler, type RequestHandler } from 'msw'
 import {
   createEngine,
   fromFetchRequest,
-  normalizePath,
   toFetchResponse,
   type Engine,
   type EngineOptions,
@@ -86,4 +85,3 @@ export function createRouteHandlers(table: RouteTable, options: EngineOptions & 
   return [new MockyardHandler(createEngine(table, options), options)]
 }
 
-export { normalizePath }

@@ -8,7 +8,7 @@ import type { RouteSource } from '../core/compile-routes.js'
 import { ConfigError, type ConfigProblem } from '../core/errors.js'
 import type { RoutesConfig } from '../core/types.js'
 import { listFiles, validateRoutes } from '../core/validate-routes.js'
-import { folderFiles, type FolderFiles } from './folder-files.js'
+import type { FolderFiles } from './folder-files.js'
 import { validateOptions, type MockyardOptions, type MockyardPlugin } from './options.js'
 
 /** The folder of the bundled example mocks (`mocks/` of this package). */
