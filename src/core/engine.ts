@@ -1,4 +1,4 @@
-import type { CompiledMethod, CompiledRoute, ResponseSpec, RouteTable } from './compile-routes.js'
+import type { CompiledMethod, CompiledRoute, ResponseSpec, RouteMatch, RouteTable } from './compile-routes.js'
 import { addCorsHeaders, preflightHeaders } from './cors.js'
 import { formatMessage } from './errors.js'
 import { explainUnmatched } from './explain.js'
@@ -94,7 +94,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   async function handle(request: EngineRequest, handleOptions: HandleOptions = {}): Promise<HandleResult> {
     const url = new URL(request.url)
     const method = effectiveMethod(request)
-    const found = table.lookup(url.pathname) ?? lookupWithoutSuffix(table, url.pathname)
+    const found = findRoute(table, url.pathname)
     if (!found) return unmatched(request, url, method)
     const { route } = found
 
@@ -153,7 +153,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     void request
     return {
       matched: false,
-      explanation: () => formatMessage(explainUnmatched(table, { method, url, match: match?.(), lookup: (path) => table.lookup(path) ?? lookupWithoutSuffix(table, path) })),
+      explanation: () => formatMessage(explainUnmatched(table, { method, url, match: match?.(), lookup: (path) => findRoute(table, path) })),
     }
   }
 
@@ -171,11 +171,15 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   }
 }
 
-/** A request path may carry a format suffix: `/v1/users.json` serves `v1/users`. */
-function lookupWithoutSuffix(table: RouteTable, pathname: string) {
+/**
+ * Finds the route of a request path. The path may carry a format suffix: `/v1/users.json`
+ * serves `v1/users` (the exact path is tried first).
+ */
+export function findRoute(table: RouteTable, pathname: string): RouteMatch | undefined {
+  const found = table.lookup(pathname)
+  if (found) return found
   const slash = pathname.lastIndexOf('/')
   const dot = pathname.lastIndexOf('.')
   if (dot <= slash + 1) return undefined
   return table.lookup(pathname.slice(0, dot))
 }
-

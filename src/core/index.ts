@@ -35,7 +35,7 @@ export { matchEntry, scoreAll, scoreCandidate, type MatchResult, type RequestVal
 export { parseBody, parseQuery, parsePath, lookupPath, BodyParseError, type EngineRequest } from './request-data.js'
 export { buildResponse, contentTypeOf, errorResponse, type MockResponse } from './respond.js'
 export { addCorsHeaders, preflightHeaders, ALLOWED_METHODS } from './cors.js'
-export { createEngine, effectiveMethod, type Engine, type EngineOptions, type HandleResult, type HandleOptions, type MatchInfo } from './engine.js'
+export { createEngine, effectiveMethod, findRoute, type Engine, type EngineOptions, type HandleResult, type HandleOptions, type MatchInfo } from './engine.js'
 export { explainUnmatched } from './explain.js'
 export { memoryFiles } from './memory-files.js'
 export { fromFetchRequest, toFetchResponse } from './fetch.js'

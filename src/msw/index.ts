@@ -4,6 +4,7 @@
 import { HttpHandler, type RequestHandler } from 'msw'
 import {
   createEngine,
+  findRoute,
   fromFetchRequest,
   toFetchResponse,
   type Engine,
@@ -38,7 +39,7 @@ export class MockyardHandler extends HttpHandler {
         if (prefix && (url.origin !== prefix.origin || !url.pathname.startsWith(prefixPath))) return false
         // Cheap pre-check so that unrelated requests never reach the resolver.
         const path = prefixPath ? url.pathname.slice(prefixPath.length) : url.pathname
-        return engine.table.lookup(path) !== undefined || lookupSuffixless(engine.table, path)
+        return findRoute(engine.table, path) !== undefined
       },
       async ({ request }) => {
         const startedAt = Date.now()
@@ -62,11 +63,6 @@ export class MockyardHandler extends HttpHandler {
     super.reset()
     this.engine.reset()
   }
-}
-
-function lookupSuffixless(table: RouteTable, path: string): boolean {
-  const dot = path.lastIndexOf('.')
-  return dot > path.lastIndexOf('/') + 1 && table.lookup(path.slice(0, dot)) !== undefined
 }
 
 /**

@@ -1,8 +1,6 @@
-import { spawn } from 'node:child_process'
 import http, { get as namedHttpGet } from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
 import * as msw3 from 'msw'
 import * as msw2 from 'msw2'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -217,25 +215,9 @@ describe.each([
 })
 
 describe('heap', () => {
-  const bench = fileURLToPath(new URL('../../bench/in-process.mjs', import.meta.url))
-
   /** One bench case in a child process with --expose-gc (vitest's workers have no gc()). */
-  function runBenchCase(name: string, count: number): Promise<{ kbPerRequest: number; count: number }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--expose-gc', '--no-warnings', bench, '--child', name, String(count)], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-      let stdout = ''
-      let stderr = ''
-      child.stdout.on('data', (chunk) => (stdout += chunk))
-      child.stderr.on('data', (chunk) => (stderr += chunk))
-      child.on('error', reject)
-      child.on('close', (code) => {
-        if (code === 0) resolve(JSON.parse(stdout.trim().split('\n').pop()!))
-        else reject(new Error(`bench case ${name} exited with ${code}: ${stderr}`))
-      })
-    })
-  }
+  const runBenchCase = (name: string, count: number): Promise<{ kbPerRequest: number; count: number }> =>
+    import('../../bench/in-process.mjs').then((bench) => bench.runCaseInChild(name, count))
 
   it('stays flat: < 5 KB per request (@mswjs/interceptors 0.45, msw 3\'s, retains ~40 KB)', async () => {
     const gc = (globalThis as { gc?: () => void }).gc
