@@ -79,43 +79,36 @@ const FILE_TAG = Symbol('mockyard.file')
 interface TaggedFile {
   [FILE_TAG]: true
   ref: FileRef
-  pointer: string
-  origin: string
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !(FILE_TAG in value)
 }
 
-function tag(name: string, source: RouteSource, path: Array<string | number>): TaggedFile {
-  return { [FILE_TAG]: true, ref: { name, source: source.files }, pointer: toPointer(path), origin: source.file }
+function tag(name: string, source: RouteSource): TaggedFile {
+  return { [FILE_TAG]: true, ref: { name, source: source.files } }
 }
 
-/** Copies a routes file, replacing each `file` name with a reference to its own data folder. */
-function tagFiles(source: RouteSource): Record<string, unknown> {
-  const out = Object.create(null) as Record<string, unknown>
-  const copyResponse = (value: Record<string, unknown>, path: Array<string | number>) => {
+/** Copies one route of a routes file, replacing each `file` name with a reference to its own data folder. */
+function tagRoute(source: RouteSource, route: Record<string, unknown>): Record<string, unknown> {
+  const copyResponse = (value: Record<string, unknown>) => {
     const copy = Object.create(null) as Record<string, unknown>
-    for (const [key, field] of Object.entries(value)) {
-      if (key === 'file' && typeof field === 'string') copy[key] = tag(field, source, [...path, key])
-      else if (key === 'response' && Array.isArray(field)) {
-        copy[key] = field.map((item, index) => (isObject(item) ? copyResponse(item, [...path, key, index]) : item))
-      } else copy[key] = field
+    for (const field of Object.keys(value)) {
+      const fieldValue = value[field]
+      if (field === 'file' && typeof fieldValue === 'string') copy[field] = tag(fieldValue, source)
+      else if (field === 'response' && Array.isArray(fieldValue)) copy[field] = fieldValue.map((item) => (isObject(item) ? copyResponse(item) : item))
+      else copy[field] = fieldValue
     }
     return copy
   }
-  for (const [key, route] of Object.entries(source.routes)) {
-    if (!isObject(route)) continue
-    const copy = copyResponse(route, [key])
-    for (const method of METHOD_KEYS) {
-      const value = route[method]
-      if (typeof value === 'string') copy[method] = tag(value, source, [key, method])
-      else if (Array.isArray(value)) copy[method] = value.map((entry, index) => (isObject(entry) ? copyResponse(entry, [key, method, index]) : entry))
-      else if (isObject(value)) copy[method] = copyResponse(value, [key, method])
-    }
-    out[key] = copy
+  const copy = copyResponse(route)
+  for (const method of METHOD_KEYS) {
+    const value = route[method]
+    if (typeof value === 'string') copy[method] = tag(value, source)
+    else if (Array.isArray(value)) copy[method] = value.map((entry) => (isObject(entry) ? copyResponse(entry) : entry))
+    else if (isObject(value)) copy[method] = copyResponse(value)
   }
-  return out
+  return copy
 }
 
 /** Deep merge, key by key: objects merge, everything else (arrays included) is replaced. */
@@ -309,46 +302,88 @@ function find(node: TrieNode, segments: string[], index: number, params: Record<
   return node.wildcard
 }
 
+/** One routes file's value for a route key: merged with the other files' only when first used. */
+interface Contribution {
+  source: RouteSource
+  route: Record<string, unknown>
+}
+
+/** A route whose methods are compiled on first use: loading costs the same for 10 or 5,000 routes. */
+class LazyRoute implements CompiledRoute {
+  #methods: Map<string, CompiledMethod> | undefined
+  constructor(
+    readonly key: string,
+    private readonly merged: () => Record<string, unknown>,
+  ) {}
+
+  get methods(): Map<string, CompiledMethod> {
+    return (this.#methods ??= compileMethods(this.key, this.merged()))
+  }
+}
+
+function compileMethods(key: string, route: Record<string, unknown>): Map<string, CompiledMethod> {
+  const methods = new Map<string, CompiledMethod>()
+  for (const method of METHOD_KEYS) {
+    // HEAD answers as GET would unless the route has a head key of its own (see the engine).
+    if (method === 'head' && !hasOwn(route, 'head')) continue
+    const compiled = compileMethod(key, route, method)
+    if (compiled) methods.set(method.toUpperCase(), compiled)
+  }
+  return methods
+}
+
 /**
  * Merges routes files in order (later files replace earlier keys deeply; arrays are replaced;
  * every `file` stays bound to the data folder of the file that named it) and compiles the
- * result into a route table: matchers and regular expressions are built here, once.
+ * result into a route table. Loading only indexes the route keys; a route's entries, matchers
+ * and regular expressions are built the first time a request reaches it, once.
  *
  * @example
  * const table = compileRoutes([{ file: 'routes.json', routes, files: memoryFiles({ 'users.json': '[]' }) }])
  * table.lookup('/v1/users')?.route.key // 'v1/users'
  */
 export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
-  const merged = Object.create(null) as Record<string, unknown>
+  // Route key as written last -> every file's value for it, in merge order. Keys that differ
+  // only by slashes or case are the same route; the last spelling names it.
+  const byKey = new Map<string, Contribution[]>()
   const keyOf = new Map<string, string>()
   for (const source of sources) {
-    for (const [key, route] of Object.entries(tagFiles(source))) {
-      // Keys that differ only by slashes or case are the same route.
+    const routes = source.routes as Record<string, unknown>
+    for (const key of Object.keys(routes)) {
+      const route = routes[key]
+      if (!isObject(route)) continue
       const normal = normalizePath(key)
       const existingKey = keyOf.get(normal)
-      if (existingKey !== undefined && existingKey !== key) {
-        merged[key] = merged[existingKey]
-        delete merged[existingKey]
-      }
+      let contributions = existingKey === undefined ? undefined : byKey.get(existingKey)
+      // A new spelling takes over the route (and moves it last, as a re-added key would).
+      if (existingKey !== undefined && existingKey !== key) byKey.delete(existingKey)
+      contributions ??= []
+      if (existingKey !== key) byKey.set(key, contributions)
       keyOf.set(normal, key)
-      merge(merged, { [key]: route })
+      contributions.push({ source, route })
     }
   }
+  const mergedRoutes = new Map<string, Record<string, unknown>>()
+  const mergedRoute = (key: string): Record<string, unknown> => {
+    let merged = mergedRoutes.get(key)
+    if (!merged) {
+      for (const { source, route } of byKey.get(key)!) {
+        const copy = tagRoute(source, route)
+        // The copy is ours: merging into it in place is safe (merge copies what it descends into).
+        merged = merged ? merge(merged, copy) : copy
+      }
+      mergedRoutes.set(key, merged!)
+    }
+    return merged!
+  }
+
   const routes: CompiledRoute[] = []
   const root = newNode()
   /** Routes without parameters or `*`, by normalised path: one Map lookup per request. */
   const literal = new Map<string, RouteMatch>()
   const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
-  for (const [key, route] of Object.entries(merged)) {
-    if (!isObject(route)) continue
-    const methods = new Map<string, CompiledMethod>()
-    for (const method of METHOD_KEYS) {
-      // HEAD answers as GET would unless the route has a head key of its own (see the engine).
-      if (method === 'head' && !hasOwn(route, 'head')) continue
-      const compiled = compileMethod(key, route, method)
-      if (compiled) methods.set(method.toUpperCase(), compiled)
-    }
-    const compiled: CompiledRoute = { key, methods }
+  for (const key of byKey.keys()) {
+    const compiled = new LazyRoute(key, () => mergedRoute(key))
     routes.push(compiled)
     insert(root, compiled)
     const normal = normalizePath(key)
@@ -359,10 +394,14 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
     routes,
     /** The merged routes as configured, built on first use (admin views only). */
     get config() {
-      config ??= JSON.parse(
-        JSON.stringify(merged, (_key, value) => (value && typeof value === 'object' && FILE_TAG in value ? (value as TaggedFile).ref.name : value)),
-      ) as RoutesConfig
-      return config
+      if (!config) {
+        const merged = Object.create(null) as Record<string, unknown>
+        for (const key of byKey.keys()) merged[key] = mergedRoute(key)
+        config = JSON.parse(
+          JSON.stringify(merged, (_key, value) => (value && typeof value === 'object' && FILE_TAG in value ? (value as TaggedFile).ref.name : value)),
+        ) as RoutesConfig
+      }
+      return config!
     },
     lookup(pathname) {
       const normal = normalizePath(pathname)

@@ -201,24 +201,25 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
   return { errors, warnings }
 }
 
-/** Every data file a routes file names, with its JSON pointer. */
-export function listFiles(routes: unknown): Array<{ name: string; pointer: string }> {
-  const found: Array<{ name: string; pointer: string }> = []
+/** Every data file a routes file names, with the tokens of its JSON pointer (`toPointer(path)`). */
+export function listFiles(routes: unknown): Array<{ name: string; path: Path }> {
+  const found: Array<{ name: string; path: Path }> = []
   if (!isPlainObject(routes)) return found
   const fromObject = (object: Record<string, unknown>, path: Path) => {
-    if (typeof object.file === 'string') found.push({ name: object.file, pointer: toPointer([...path, 'file']) })
+    if (typeof object.file === 'string') found.push({ name: object.file, path: [...path, 'file'] })
     if (Array.isArray(object.response)) {
       object.response.forEach((item, index) => {
         if (isPlainObject(item)) fromObject(item, [...path, 'response', index])
       })
     }
   }
-  for (const [key, route] of Object.entries(routes)) {
+  for (const key of Object.keys(routes)) {
+    const route = routes[key]
     if (!isPlainObject(route)) continue
     fromObject(route, [key])
     for (const method of METHOD_KEYS) {
       const value = route[method]
-      if (typeof value === 'string') found.push({ name: value, pointer: toPointer([key, method]) })
+      if (typeof value === 'string') found.push({ name: value, path: [key, method] })
       else if (Array.isArray(value)) value.forEach((entry, index) => isPlainObject(entry) && fromObject(entry, [key, method, index]))
       else if (isPlainObject(value)) fromObject(value, [key, method])
     }

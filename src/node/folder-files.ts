@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs'
+import { readFileSync, watch, type FSWatcher } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { relative, resolve, sep } from 'node:path'
 import { isInsideFolder } from '../core/validate-routes.js'
@@ -8,6 +8,12 @@ export interface FolderFiles extends FileSource {
   readonly root: string
   /** The absolute path of a data file, or `undefined` when the name leaves the folder. */
   pathOf(name: string): string | undefined
+  /**
+   * Reads a file now, synchronously, and keeps it (`undefined` when it is missing or outside the
+   * folder). For loading: a thousand small files take milliseconds this way, against a tenth of a
+   * second through `fs/promises`, whose every read is four trips through the thread pool.
+   */
+  load(name: string): Uint8Array | undefined
   /** Forgets cached contents (all, or of one file). */
   invalidate(name?: string): void
   /** Starts dropping cached copies of files that change (idempotent). */
@@ -58,12 +64,31 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
   }
   if (options.watch) startWatching()
 
+  const keyOf = (name: string) => name.replace(/\\/g, '/').replace(/^(\.\/)+/, '')
+
   return {
     root: absoluteRoot,
     label: absoluteRoot,
     pathOf,
+    load(name) {
+      const key = keyOf(name)
+      const known = settled.get(key)
+      if (known) return known
+      const path = pathOf(key)
+      if (!path) return undefined
+      let buffer: Buffer
+      try {
+        buffer = readFileSync(path)
+      } catch {
+        return undefined
+      }
+      const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+      settled.set(key, bytes)
+      cache.set(key, Promise.resolve(bytes))
+      return bytes
+    },
     read(name) {
-      const key = name.replace(/\\/g, '/').replace(/^(\.\/)+/, '')
+      const key = keyOf(name)
       let cached = cache.get(key)
       if (!cached) {
         const path = pathOf(key)
@@ -87,7 +112,7 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
       return cached
     },
     readCached(name) {
-      return settled.get(name) ?? settled.get(name.replace(/\\/g, '/').replace(/^(\.\/)+/, ''))
+      return settled.get(name) ?? settled.get(keyOf(name))
     },
     invalidate(name) {
       if (name === undefined) {

@@ -5,7 +5,7 @@ import { dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { RequestHandler } from 'msw'
 import type { RouteSource } from '../core/compile-routes.js'
-import { ConfigError, type ConfigProblem } from '../core/errors.js'
+import { ConfigError, toPointer, type ConfigProblem } from '../core/errors.js'
 import type { RoutesConfig } from '../core/types.js'
 import { listFiles, validateRoutes } from '../core/validate-routes.js'
 import type { FolderFiles } from './folder-files.js'
@@ -55,6 +55,18 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
   const before = text.slice(0, offset)
   const line = before.split('\n').length
   return { line, column: offset - before.lastIndexOf('\n') }
+}
+
+const utf8 = new TextDecoder()
+
+/** Whether a data file's bytes parse as JSON (checked once at load). */
+function isJson(bytes: Uint8Array): boolean {
+  try {
+    JSON.parse(utf8.decode(bytes))
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** Parses JSON text; a syntax error becomes a problem with line and column. */
@@ -288,22 +300,22 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
     warnings.push(...result.warnings)
     if (result.errors.length > 0) continue
     const files = filesFor(spec.data)
-    // Every named file: missing ones and unparseable JSON are warnings. Read in parallel; the
-    // reads also fill the cache, so the first requests are served from memory.
-    const checks = await Promise.all(
-      listFiles(routes).map(async ({ name, pointer }) => {
-        const path = files.pathOf(name)
-        const bytes = path ? await files.read(name) : undefined
-        if (bytes === undefined) {
-          return { file: spec.label, pointer, message: `the data file "${name}" does not exist in ${spec.data}`, fix: 'Add the file (requests for it answer 404 until then), or fix the name.' }
-        }
-        if (name.endsWith('.json') && parseJsonFile(new TextDecoder().decode(bytes), path!).problem) {
-          return { file: spec.label, pointer, message: `the data file "${name}" is not valid JSON; it is served as written`, fix: 'Fix the JSON in the file if clients should parse it.' }
-        }
-        return undefined
-      }),
-    )
-    for (const warning of checks) if (warning) warnings.push(warning)
+    // Every named file: missing ones and unparseable JSON are warnings. The reads fill the
+    // cache, so the first requests are served from memory. Each file is read and parsed once.
+    const states = new Map<string, 'ok' | 'missing' | 'invalid'>()
+    for (const { name, path } of listFiles(routes)) {
+      let state = states.get(name)
+      if (state === undefined) {
+        const bytes = files.load(name)
+        state = bytes === undefined ? 'missing' : name.endsWith('.json') && !isJson(bytes) ? 'invalid' : 'ok'
+        states.set(name, state)
+      }
+      if (state === 'missing') {
+        warnings.push({ file: spec.label, pointer: toPointer(path), message: `the data file "${name}" does not exist in ${spec.data}`, fix: 'Add the file (requests for it answer 404 until then), or fix the name.' })
+      } else if (state === 'invalid') {
+        warnings.push({ file: spec.label, pointer: toPointer(path), message: `the data file "${name}" is not valid JSON; it is served as written`, fix: 'Fix the JSON in the file if clients should parse it.' })
+      }
+    }
     sources.push({ file: spec.label, routes: routes as RoutesConfig, files })
   }
   if (errors.length > 0) throw new ConfigError(errors)
