@@ -119,6 +119,16 @@ function closeParsersWithSocket(request: Request): void {
 // ---------------------------------------------------------------------------------------------
 // fetch
 
+/**
+ * The Fetch classes as they were before @mswjs/interceptors 0.41's ClientRequest interceptor
+ * replaced the globals with recording Proxies (`recordRawFetchHeaders`, for `rawHeaders` of mocked
+ * http responses): set by startInterception() before it applies the interceptors. The fetch
+ * path builds its own objects with these: they skip the Proxies' cost, and a `Headers` copied
+ * through the Proxy can lose entries (a Request made with a body and headers records only the
+ * content type as raw headers, and `new Headers(request.headers)` copies those).
+ */
+const native = { Request: globalThis.Request, Response: globalThis.Response, Headers: globalThis.Headers }
+
 /** The error fetch rejects with on a network failure (what @mswjs/interceptors 0.41 uses). */
 function networkError(cause?: unknown): TypeError {
   return Object.assign(new TypeError('Failed to fetch'), { cause })
@@ -132,7 +142,7 @@ function isNodeLikeError(error: unknown): boolean {
 /** msw's (and @mswjs/interceptors') answer to an exception in a handler. */
 function serverErrorResponse(error: unknown): Response {
   const body = error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : error
-  return new Response(JSON.stringify(body), {
+  return new native.Response(JSON.stringify(body), {
     status: 500,
     statusText: 'Unhandled Exception',
     headers: { 'Content-Type': 'application/json' },
@@ -148,13 +158,13 @@ function requestFrom(input: RequestInfo | URL, init: RequestInit | undefined): R
   if (typeof input === 'string' && typeof location !== 'undefined' && !URL.canParse(input)) {
     input = new URL(input, location.href)
   }
-  if (init == null) return new Request(input)
+  if (init == null) return new native.Request(input)
   if (init.body != null) {
-    const method = (init.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
+    const method = (init.method ?? (input instanceof native.Request ? input.method : 'GET')).toUpperCase()
     if (method === 'GET' || method === 'HEAD') init = { ...init, body: undefined }
     else if (!('duplex' in init)) init = { ...init, duplex: 'half' } as RequestInit
   }
-  return new Request(input, init)
+  return new native.Request(input, init)
 }
 
 const kUrl = Symbol('mockyard.url')
@@ -204,7 +214,7 @@ function redirectRequest(request: Request, response: Response, location: string)
   if (request.mode === 'cors' && (to.username || to.password) && !sameOrigin(from, to)) {
     throw networkError('cross origin not allowed for request mode "cors"')
   }
-  const headers = new Headers(request.headers)
+  const headers = new native.Headers(request.headers)
   let method = request.method
   // A request with a body reaches this point only for a 303, which drops the body.
   if (((response.status === 301 || response.status === 302) && method === 'POST') || (response.status === 303 && method !== 'GET' && method !== 'HEAD')) {
@@ -214,7 +224,7 @@ function redirectRequest(request: Request, response: Response, location: string)
   if (!sameOrigin(from, to)) {
     for (const name of ['authorization', 'proxy-authorization', 'cookie', 'host']) headers.delete(name)
   }
-  return new Request(to, { method, headers, signal: request.signal, redirect: 'follow' })
+  return new native.Request(to, { method, headers, signal: request.signal, redirect: 'follow' })
 }
 
 /** A body decoded per `content-encoding` (gzip, deflate, br; identity), as fetch does; null when nothing to decode. */
@@ -243,7 +253,7 @@ function delivered(request: Request, response: Response): Response {
     const encoding = response.headers.get('content-encoding')
     const body = encoding ? decoded(response.body, encoding) : null
     if (body !== null) {
-      response = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+      response = new native.Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
     }
   }
   setUrl(response, request.url)
@@ -279,7 +289,7 @@ function patchFetch(wiring: Wiring): (() => void) | undefined {
       response = await resolve(copy)
     } catch (error) {
       if (isNodeLikeError(error)) throw error
-      response = error instanceof Response ? error : serverErrorResponse(error)
+      response = error instanceof native.Response ? error : serverErrorResponse(error)
     }
     if (response === undefined) {
       const failure = await unhandled(request)
@@ -332,7 +342,7 @@ function patchFetch(wiring: Wiring): (() => void) | undefined {
       return Promise.reject(error)
     }
     // Only a signal from the caller can abort: fetch(url) and fetch(url, init) without one skip the listener.
-    return (init != null && init.signal != null) || input instanceof Request ? watch(request, 0) : answer(request, 0, false)
+    return (init != null && init.signal != null) || input instanceof native.Request ? watch(request, 0) : answer(request, 0, false)
   } as typeof globalThis.fetch
 
   if (descriptor.configurable) Object.defineProperty(globalThis, 'fetch', { value: fetch, enumerable: true, configurable: true, writable: true })
@@ -434,6 +444,9 @@ export function startInterception(options: InterceptionOptions): Interception {
     if (failure) controller.errorWith(failure)
   })
 
+  native.Request = globalThis.Request
+  native.Response = globalThis.Response
+  native.Headers = globalThis.Headers
   const unpatchFetch = patchFetch({ resolve, unhandled })
   interceptor.apply()
   // `import { get } from 'node:http'` bindings only follow the patched module objects after this.

@@ -190,6 +190,271 @@ describe('startInterception', () => {
   })
 })
 
+describe('fetch', () => {
+  /** A real-server URL's path and method as the loopback server saw them, and the body it received. */
+  const text = async (response: Promise<Response>) => (await response).text()
+  const rejection = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error('expected a rejection')
+      },
+      (reason: unknown) => reason,
+    )
+
+  it('sets response.url to the request URL (clones keep it) and takes a URL, a Request or a string', async () => {
+    start()
+    const byString = await fetch(`http://${MOCK_HOST}/ping?a=1`)
+    expect(byString.url).toBe(`http://${MOCK_HOST}/ping?a=1`)
+    expect(byString.clone().url).toBe(`http://${MOCK_HOST}/ping?a=1`)
+    expect(byString.redirected).toBe(false)
+    const byUrl = await fetch(new URL(`http://${MOCK_HOST}/ping`))
+    expect(byUrl.url).toBe(`http://${MOCK_HOST}/ping`)
+    const request = new Request(`http://${MOCK_HOST}/echo`, { method: 'PATCH', body: 'from a Request', headers: { 'content-type': 'text/plain' } })
+    const byRequest = await fetch(request)
+    expect(await byRequest.json()).toEqual({ method: 'PATCH', body: 'from a Request', type: 'text/plain' })
+    expect(byRequest.url).toBe(`http://${MOCK_HOST}/echo`)
+    // A Request plus init: init wins, as in fetch.
+    const overridden = await fetch(new Request(`http://${MOCK_HOST}/echo`, { method: 'POST', body: 'old' }), { method: 'PUT', body: 'new' })
+    expect(await overridden.json()).toMatchObject({ method: 'PUT', body: 'new' })
+  })
+
+  it('keeps what 0.41 accepted: a stream body without duplex, a GET body dropped, a relative URL against location', async () => {
+    start()
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('streamed'))
+        controller.close()
+      },
+    })
+    expect(await (await fetch(`http://${MOCK_HOST}/echo`, { method: 'POST', body: stream })).json()).toMatchObject({ body: 'streamed' })
+    expect(await (await fetch(`http://${MOCK_HOST}/ping`, { method: 'GET', body: 'ignored' })).json()).toEqual({ ok: true, method: 'GET' })
+    vi.stubGlobal('location', { href: `http://${MOCK_HOST}/app/page` })
+    try {
+      const relative = await fetch('/ping')
+      expect(relative.url).toBe(`http://${MOCK_HOST}/ping`)
+      expect(await relative.json()).toEqual({ ok: true, method: 'GET' })
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it('a rejection or throw in resolve() is a 500 naming the error; a thrown Response is the answer; Response.error() and Node errors fail the fetch', async () => {
+    let thrown: unknown
+    start({
+      resolve: async () => {
+        throw thrown
+      },
+    })
+    thrown = new RangeError('broken mock')
+    const fromError = await fetch(`http://${MOCK_HOST}/ping`)
+    expect(fromError.status).toBe(500)
+    expect(fromError.statusText).toBe('Unhandled Exception')
+    expect(fromError.headers.get('content-type')).toBe('application/json')
+    expect(await fromError.json()).toMatchObject({ name: 'RangeError', message: 'broken mock' })
+
+    thrown = { reason: 'not an Error' }
+    const fromValue = await fetch(`http://${MOCK_HOST}/ping`)
+    expect(fromValue.status).toBe(500)
+    expect(await fromValue.json()).toEqual({ reason: 'not an Error' })
+
+    thrown = new Response('teapot', { status: 418, headers: { 'x-thrown': 'yes' } })
+    const fromResponse = await fetch(`http://${MOCK_HOST}/ping`)
+    expect(fromResponse.status).toBe(418)
+    expect(fromResponse.headers.get('x-thrown')).toBe('yes')
+    expect(fromResponse.url).toBe(`http://${MOCK_HOST}/ping`)
+    expect(await fromResponse.text()).toBe('teapot')
+
+    thrown = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED', errno: -111 })
+    expect(await rejection(fetch(`http://${MOCK_HOST}/ping`))).toBe(thrown)
+
+    await interception!.dispose()
+    start({ resolve: async () => Response.error() })
+    const failed = await rejection(fetch(`http://${MOCK_HOST}/ping`))
+    expect(failed).toBeInstanceOf(TypeError)
+    expect((failed as Error).message).toBe('Failed to fetch')
+  })
+
+  it('rejects with the reason of a signal aborted before the request, without calling resolve()', async () => {
+    const resolve = vi.fn(resolveMock)
+    start({ resolve })
+    const reason = new Error('cancelled early')
+    expect(await rejection(fetch(`http://${MOCK_HOST}/ping`, { signal: AbortSignal.abort(reason) }))).toBe(reason)
+    const request = new Request(`http://${MOCK_HOST}/ping`, { signal: AbortSignal.abort('as a string') })
+    expect(await rejection(fetch(request))).toBe('as a string')
+    const plain = new AbortController()
+    plain.abort()
+    const abortError = await rejection(fetch(`http://${MOCK_HOST}/ping`, { signal: plain.signal }))
+    expect(abortError).toBeInstanceOf(DOMException)
+    expect((abortError as DOMException).name).toBe('AbortError')
+    expect(resolve).not.toHaveBeenCalled()
+  })
+
+  it('rejects with the reason as soon as the signal aborts while resolve() is pending', async () => {
+    let release: (response: Response) => void = () => undefined
+    let entered: () => void = () => undefined
+    const called = new Promise<void>((resolve) => (entered = resolve))
+    start({
+      resolve: () =>
+        new Promise<Response>((resolve) => {
+          release = resolve
+          entered()
+        }),
+    })
+    const controller = new AbortController()
+    const pending = rejection(fetch(`http://${MOCK_HOST}/ping`, { signal: controller.signal }))
+    await called
+    const reason = new Error('cancelled while waiting')
+    controller.abort(reason)
+    expect(await pending).toBe(reason)
+    release(Response.json({ late: true })) // a late answer changes nothing
+
+    // The signal of a Request given to fetch counts too.
+    const second = new AbortController()
+    const viaRequest = rejection(fetch(new Request(`http://${MOCK_HOST}/ping`, { signal: second.signal })))
+    await new Promise((resolve) => setImmediate(resolve))
+    second.abort()
+    expect((await viaRequest as DOMException).name).toBe('AbortError')
+
+    // A signal that never aborts does not get in the way.
+    const calm = new AbortController()
+    const answered = fetch(`http://${MOCK_HOST}/ping`, { signal: calm.signal })
+    await new Promise((resolve) => setImmediate(resolve))
+    release(Response.json({ ok: 'calm' }))
+    expect(await (await answered).json()).toEqual({ ok: 'calm' })
+  })
+
+  describe('mocked redirects (as @mswjs/interceptors 0.41 handles them)', () => {
+    const redirecting = async (request: Request): Promise<Response | undefined> => {
+      const url = new URL(request.url)
+      const to = url.searchParams.get('to')
+      const status = Number(url.searchParams.get('status') ?? 302)
+      if (url.pathname === '/redirect' && to) return new Response(null, { status, headers: { location: to } })
+      if (url.pathname === '/loop') return new Response(null, { status: 302, headers: { location: '/loop' } })
+      if (url.pathname === '/headers') return Response.json({ method: request.method, authorization: request.headers.get('authorization'), body: await request.text() })
+      return resolveMock(request)
+    }
+
+    it("'follow' (the default) follows a mocked redirect through the interception, relative locations included", async () => {
+      start({ resolve: redirecting })
+      const response = await fetch(`http://${MOCK_HOST}/redirect?to=/ping`)
+      expect(response.status).toBe(200)
+      expect(response.redirected).toBe(true)
+      expect(response.url).toBe(`http://${MOCK_HOST}/ping`)
+      expect(await response.json()).toEqual({ ok: true, method: 'GET' })
+    })
+
+    it("a redirect to an unmocked URL goes to the network under 'bypass'; under 'error' it fails", async () => {
+      start({ resolve: redirecting, strategy: 'bypass' })
+      const response = await fetch(`http://${MOCK_HOST}/redirect?to=${encodeURIComponent(`${realOrigin}/landed`)}`)
+      expect(response.redirected).toBe(true)
+      expect(await response.text()).toBe('real GET /landed ')
+      await interception!.dispose()
+      start({ resolve: redirecting, strategy: 'error' })
+      await expect(fetch(`http://${MOCK_HOST}/redirect?to=/nowhere`)).rejects.toThrow(`GET http://${MOCK_HOST}/nowhere`)
+    })
+
+    it("303 turns a POST into a body-less GET; 301/302 of a request with a body fail; credentials are dropped across origins", async () => {
+      start({ resolve: redirecting })
+      const seeOther = await fetch(`http://${MOCK_HOST}/redirect?status=303&to=/headers`, { method: 'POST', body: 'payload', headers: { authorization: 'Bearer t' } })
+      expect(await seeOther.json()).toEqual({ method: 'GET', authorization: 'Bearer t', body: '' })
+      const crossOrigin = await fetch(`http://${MOCK_HOST}/redirect?to=${encodeURIComponent('http://other.test/headers')}`, { headers: { authorization: 'Bearer t' } })
+      expect(await crossOrigin.json()).toEqual({ method: 'GET', authorization: null, body: '' })
+      // A 307 keeps the method.
+      expect(await (await fetch(`http://${MOCK_HOST}/redirect?status=307&to=/headers`, { method: 'DELETE' })).json()).toMatchObject({ method: 'DELETE' })
+      const withBody = await rejection(fetch(`http://${MOCK_HOST}/redirect?status=302&to=/headers`, { method: 'POST', body: 'x' }))
+      expect(withBody).toBeInstanceOf(TypeError)
+    })
+
+    it("'manual' returns the redirect itself; 'error' rejects; a redirect loop stops after 20", async () => {
+      start({ resolve: redirecting })
+      const manual = await fetch(`http://${MOCK_HOST}/redirect?to=/ping`, { redirect: 'manual' })
+      expect(manual.status).toBe(302)
+      expect(manual.headers.get('location')).toBe('/ping')
+      expect(manual.url).toBe(`http://${MOCK_HOST}/redirect?to=/ping`)
+      const refused = await rejection(fetch(`http://${MOCK_HOST}/redirect?to=/ping`, { redirect: 'error' }))
+      expect(refused).toBeInstanceOf(TypeError)
+      expect((refused as Error).cause).toBe('unexpected redirect')
+      const loop = await rejection(fetch(`http://${MOCK_HOST}/loop`))
+      expect((loop as Error).cause).toBe('redirect count exceeded')
+    })
+  })
+
+  it('decodes a gzip or brotli content-encoding of a mocked body, as fetch does', async () => {
+    const { gzipSync, brotliCompressSync } = await import('node:zlib')
+    start({
+      resolve: async (request) => {
+        const encoding = new URL(request.url).searchParams.get('encoding')!
+        const body = encoding === 'gzip' ? gzipSync('{"zipped":true}') : brotliCompressSync('{"zipped":true}')
+        return new Response(body, { headers: { 'content-encoding': encoding, 'content-type': 'application/json' } })
+      },
+    })
+    for (const encoding of ['gzip', 'br']) {
+      const response = await fetch(`http://${MOCK_HOST}/z?encoding=${encoding}`)
+      expect(response.url).toBe(`http://${MOCK_HOST}/z?encoding=${encoding}`)
+      expect(await response.json(), encoding).toEqual({ zipped: true })
+    }
+  })
+
+  it("passes a POST body through on 'bypass' after resolve() read it (string, Request and stream bodies)", async () => {
+    const seen: string[] = []
+    start({
+      strategy: 'bypass',
+      resolve: async (request) => {
+        seen.push(await request.text())
+        return undefined
+      },
+    })
+    expect(await text(fetch(`${realOrigin}/p`, { method: 'POST', body: 'one' }))).toBe('real POST /p one')
+    expect(await text(fetch(new Request(`${realOrigin}/q`, { method: 'PUT', body: 'two' })))).toBe('real PUT /q two')
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('three'))
+        controller.close()
+      },
+    })
+    expect(await text(fetch(`${realOrigin}/r`, { method: 'POST', body: stream, duplex: 'half' } as RequestInit))).toBe('real POST /r three')
+    expect(seen).toEqual(['one', 'two', 'three'])
+  })
+
+  it("'warn' sends the request to the network with its body and its abort signal", async () => {
+    const warn = vi.fn()
+    start({ strategy: 'warn', warn })
+    const response = await fetch(`${realOrigin}/warned`, { method: 'POST', body: 'kept', signal: new AbortController().signal })
+    expect(await response.text()).toBe('real POST /warned kept')
+    expect(response.url).toBe(`${realOrigin}/warned`)
+    expect(warn).toHaveBeenCalledWith(`mockyard: no mock answers POST ${realOrigin}/warned`)
+  })
+
+  it('dispose() puts back the very same fetch; a fetch replaced after start is left alone and only forwards', async () => {
+    const original = globalThis.fetch
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'fetch')
+    const first = start()
+    const patched = globalThis.fetch
+    await first.dispose()
+    expect(globalThis.fetch).toBe(original)
+    expect(Object.getOwnPropertyDescriptor(globalThis, 'fetch')).toEqual(descriptor)
+
+    // Someone (a spy, another mock) wraps fetch after us.
+    const second = start()
+    const ours = globalThis.fetch
+    expect(ours).not.toBe(patched)
+    const wrapper = vi.fn((input: RequestInfo | URL, init?: RequestInit) => ours(input, init))
+    globalThis.fetch = wrapper as typeof fetch
+    try {
+      expect(await (await fetch(`http://${MOCK_HOST}/ping`)).json()).toEqual({ ok: true, method: 'GET' })
+      await second.dispose()
+      await second.dispose()
+      expect(globalThis.fetch).toBe(wrapper)
+      // Our fetch now forwards to the real one: the mock host is no longer answered.
+      expect(await text(fetch(`${realOrigin}/after`))).toBe('real GET /after ')
+      await expect(fetch(`http://${MOCK_HOST}/ping`)).rejects.toThrow(TypeError)
+      expect(wrapper).toHaveBeenCalledTimes(3)
+    } finally {
+      globalThis.fetch = original
+    }
+  })
+})
+
 describe.each([
   ['msw 3', msw3],
   ['msw 2', msw2],
