@@ -35,21 +35,29 @@ export interface RequestFilter {
 }
 
 /**
- * What an adapter hands the log per request: cheap raw facts. The ISO time, the redacted headers
- * and the body text are built only when the log is read.
+ * What an adapter hands the log per request: cheap raw facts. The log copies what it keeps
+ * into its own byte store at once; the ISO time, the redacted headers and the body text are
+ * built only when the log is read.
  */
 export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'headers' | 'body'> {
   /** `Date.now()` when the request arrived, or an ISO string. */
   time: number | string
-  /** Headers as a record, or a function giving their entries when the log is read. */
-  headers: Record<string, string> | (() => Iterable<[string, string]>)
-  /** The body bytes, or its text. */
+  /**
+   * Headers (names in any case): a record, name/value pairs, a flat `[name, value, name, value]`
+   * list as node's `rawHeaders` gives it, or a function giving any of these.
+   */
+  headers: HeaderInput | (() => HeaderInput)
+  /** The body bytes, or its text. Only the first `BODY_LIMIT` bytes are kept. */
   body: Uint8Array | string | null
 }
 
-/** A logged request as stored; `status` may still be set by the adapter that answers it. */
-export interface LogEntry extends RequestInput {
+type HeaderInput = Record<string, string> | Iterable<[string, string]> | readonly string[]
+
+/** The handle `add()` returns: the adapter that answers may still set the status it sent. */
+export interface LogEntry {
   readonly id: number
+  readonly durationMs: number
+  status: number
 }
 
 export interface RequestLog {
@@ -94,69 +102,192 @@ export function matchesFilter(record: RequestRecord, filter: RequestFilter = {})
   return true
 }
 
-/** Builds the public record of an entry (once; entries are not changed after they are read). */
-function materialize(entry: LogEntry): RequestRecord {
-  const record: RequestRecord = {
-    id: entry.id,
-    time: typeof entry.time === 'number' ? new Date(entry.time).toISOString() : entry.time,
-    method: entry.method,
-    url: entry.url,
-    headers: redactHeaders(typeof entry.headers === 'function' ? entry.headers() : Object.entries(entry.headers)),
-    body: typeof entry.body === 'string' || entry.body === null ? entry.body : bodyText(entry.body),
-    status: entry.status,
-    matched: entry.matched,
-    session: entry.session,
-    durationMs: entry.durationMs,
+/** Flattens header input to `name\0value\0name\0value` (NUL cannot occur in HTTP headers). */
+function joinHeaders(input: RequestInput['headers']): string {
+  const headers = typeof input === 'function' ? input() : input
+  if (Array.isArray(headers)) {
+    if (headers.length === 0 || typeof headers[0] === 'string') return (headers as readonly string[]).join('\0')
+    return (headers as Array<[string, string]>).map((pair) => pair.join('\0')).join('\0')
   }
-  if (entry.route !== undefined) record.route = entry.route
-  if (entry.entry !== undefined) record.entry = entry.entry
-  if (entry.file !== undefined) record.file = entry.file
-  return record
+  const flat: string[] = []
+  const pairs = Symbol.iterator in headers ? (headers as Iterable<[string, string]>) : Object.entries(headers)
+  for (const [name, value] of pairs) flat.push(name, value)
+  return flat.join('\0')
 }
 
+/** Bytes of the log's store per chunk; a record larger than half of it gets a chunk of its own. */
+const CHUNK_BYTES = 64 * 1024
+
 /**
- * A bounded request log: the oldest records are dropped past `limit`. Adding costs no more than
- * storing the facts; records are built when read.
+ * A bounded request log: the newest `limit` records, oldest first.
+ *
+ * It is built for servers under load: a request's facts are copied into preallocated slots
+ * (numbers in typed arrays, text and body bytes into 64 KB chunks of a byte store), so the log
+ * keeps no per-request JavaScript object alive. Such objects would outlive the young
+ * generation's collections, and V8 answers steady survivors by growing the young generation up
+ * to its maximum: tens of MB of resident memory for nothing. Bodies are kept up to `BODY_LIMIT`
+ * bytes (the rest is counted), so large uploads cannot pile up. Records are built when read.
  *
  * @example
  * const log = createRequestLog({ limit: 100 })
  * const posted = await log.waitFor((r) => r.method === 'POST', { timeout: 2000 })
  */
 export function createRequestLog(options: { limit?: number } = {}): RequestLog {
-  const limit = options.limit ?? 1000
-  let entries: LogEntry[] = []
-  const records = new WeakMap<LogEntry, RequestRecord>()
+  const limit = Math.max(1, Math.floor(options.limit ?? 1000))
+  const encoder = new TextEncoder()
+  const decoder = new TextDecoder()
+
+  // Per slot (id % limit). A slot is live when its id is in [firstLive, nextId) and not cleared.
+  const ids = new Float64Array(limit)
+  const times = new Float64Array(limit)
+  const durations = new Float64Array(limit)
+  const statuses = new Int32Array(limit)
+  /** Bit 0 matched, bit 1 cleared, bit 2 has an entry label, bit 3 has a body. */
+  const flags = new Uint8Array(limit)
+  const bodyLengths = new Float64Array(limit)
+  const chunkOf = new Int32Array(limit)
+  const offsets = new Int32Array(limit)
+  const textLengths = new Int32Array(limit)
+  const storedBodyLengths = new Int32Array(limit)
+  /** Route keys and file names come from the config: long-lived strings, kept by reference. */
+  const routes: Array<string | undefined> = new Array(limit).fill(undefined)
+  const files: Array<string | undefined> = new Array(limit).fill(undefined)
+  const records: Array<RequestRecord | undefined> = new Array(limit).fill(undefined)
+
+  const chunks = new Map<number, Uint8Array>()
+  let chunkId = 0
+  let chunk: Uint8Array = new Uint8Array(CHUNK_BYTES)
+  chunks.set(0, chunk)
+  let position = 0
+  let spare: Uint8Array | undefined
+
   let nextId = 1
+  let firstLive = 1
   const waiters = new Set<{ predicate: (r: RequestRecord) => boolean; resolve: (r: RequestRecord) => void }>()
-  const recordOf = (entry: LogEntry) => {
-    let record = records.get(entry)
-    if (!record) records.set(entry, (record = materialize(entry)))
+
+  const oldestId = () => Math.max(firstLive, nextId - limit)
+  const isLive = (id: number) => {
+    const slot = id % limit
+    return id >= oldestId() && id < nextId && ids[slot] === id && (flags[slot]! & 2) === 0
+  }
+
+  /** Room for `bytes` more bytes: a new chunk when the current one is full. Frees chunks no live record uses. */
+  const reserve = (bytes: number) => {
+    if (position + bytes <= chunk.byteLength) return
+    const oldest = oldestId()
+    const keepFrom = oldest < nextId ? chunkOf[oldest % limit]! : chunkId + 1
+    for (const id of chunks.keys()) {
+      if (id >= keepFrom) break
+      const dropped = chunks.get(id)!
+      if (dropped.byteLength === CHUNK_BYTES) spare = dropped
+      chunks.delete(id)
+    }
+    chunkId++
+    if (bytes * 2 > CHUNK_BYTES) chunk = new Uint8Array(bytes)
+    else if (spare && spare !== chunk) {
+      chunk = spare
+      spare = undefined
+    } else chunk = new Uint8Array(CHUNK_BYTES)
+    chunks.set(chunkId, chunk)
+    position = 0
+  }
+
+  const materialize = (slot: number): RequestRecord => {
+    const stored = chunks.get(chunkOf[slot]!)!
+    const start = offsets[slot]!
+    const textEnd = start + textLengths[slot]!
+    const parts = decoder.decode(stored.subarray(start, textEnd)).split('\0')
+    const [method, url, entry, session] = parts
+    const pairs: Array<[string, string]> = []
+    for (let i = 4; i + 1 < parts.length; i += 2) pairs.push([parts[i]!, parts[i + 1]!])
+    let body: string | null = null
+    if (flags[slot]! & 8) {
+      const kept = storedBodyLengths[slot]!
+      const text = decoder.decode(stored.subarray(textEnd, textEnd + kept))
+      const more = bodyLengths[slot]! - kept
+      body = more > 0 ? `${text}… [${more} more bytes]` : text
+    }
+    const record: RequestRecord = {
+      id: ids[slot]!,
+      time: new Date(times[slot]!).toISOString(),
+      method: method!,
+      url: url!,
+      headers: redactHeaders(pairs),
+      body,
+      status: statuses[slot]!,
+      matched: (flags[slot]! & 1) === 1,
+      session: session!,
+      durationMs: durations[slot]!,
+    }
+    if (routes[slot] !== undefined) record.route = routes[slot]
+    if (flags[slot]! & 4) record.entry = entry!
+    if (files[slot] !== undefined) record.file = files[slot]
     return record
   }
-  // Trim in batches: dropping the oldest one by one would move the whole array per request.
-  const trim = () => {
-    if (entries.length > limit + Math.max(16, limit >> 2)) entries = entries.slice(entries.length - limit)
+  const recordOf = (id: number): RequestRecord => {
+    const slot = id % limit
+    return (records[slot] ??= materialize(slot))
   }
-  const current = () => (entries.length > limit ? entries.slice(entries.length - limit) : entries)
+  const liveIds = function* (): Generator<number> {
+    for (let id = oldestId(); id < nextId; id++) if (isLive(id)) yield id
+  }
+
+  class Entry implements LogEntry {
+    constructor(
+      readonly id: number,
+      readonly durationMs: number,
+    ) {}
+    get status(): number {
+      return isLive(this.id) ? statuses[this.id % limit]! : 0
+    }
+    set status(value: number) {
+      if (!isLive(this.id)) return
+      const slot = this.id % limit
+      statuses[slot] = value
+      const record = records[slot]
+      if (record) record.status = value
+    }
+  }
+
   return {
     list(filter) {
       const out: RequestRecord[] = []
-      for (const entry of current()) {
-        const record = recordOf(entry)
+      for (const id of liveIds()) {
+        const record = recordOf(id)
         if (matchesFilter(record, filter)) out.push(record)
       }
       return out
     },
     add(input) {
-      const entry = input as LogEntry
-      ;(entry as { id: number }).id = nextId++
-      entries.push(entry)
-      trim()
+      const id = nextId++
+      const slot = id % limit
+      const text = `${input.method}\0${input.url}\0${input.entry ?? ''}\0${input.session}\0${joinHeaders(input.headers)}`
+      const body = typeof input.body === 'string' ? encoder.encode(input.body) : input.body
+      const kept = body ? Math.min(body.byteLength, BODY_LIMIT) : 0
+      // encodeInto writes at most three bytes per UTF-16 unit.
+      reserve(text.length * 3 + kept)
+      const written = encoder.encodeInto(text, chunk.subarray(position)).written
+      if (kept > 0) chunk.set(kept === body!.byteLength ? body! : body!.subarray(0, kept), position + written)
+      ids[slot] = id
+      times[slot] = typeof input.time === 'number' ? input.time : Date.parse(input.time)
+      durations[slot] = input.durationMs
+      statuses[slot] = input.status
+      flags[slot] = (input.matched ? 1 : 0) | (input.entry !== undefined ? 4 : 0) | (body && body.byteLength > 0 ? 8 : 0)
+      bodyLengths[slot] = body ? body.byteLength : 0
+      storedBodyLengths[slot] = kept
+      chunkOf[slot] = chunkId
+      offsets[slot] = position
+      textLengths[slot] = written
+      routes[slot] = input.route
+      files[slot] = input.file
+      records[slot] = undefined
+      position += written + kept
       if (waiters.size > 0) {
         // Let the adapter finish the entry (its final status, set after its awaits) first.
         setTimeout(() => {
+          if (!isLive(id)) return
           for (const waiter of waiters) {
-            const record = recordOf(entry)
+            const record = recordOf(id)
             if (waiter.predicate(record)) {
               waiters.delete(waiter)
               waiter.resolve(record)
@@ -164,11 +295,13 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
           }
         }, 0)
       }
-      return entry
+      return new Entry(id, input.durationMs)
     },
     waitFor(predicate, { timeout = 5000 } = {}) {
-      const existing = current().map(recordOf).find(predicate)
-      if (existing) return Promise.resolve(existing)
+      for (const id of liveIds()) {
+        const record = recordOf(id)
+        if (predicate(record)) return Promise.resolve(record)
+      }
       return new Promise((resolve, reject) => {
         const waiter = {
           predicate,
@@ -179,13 +312,19 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         }
         const timer = setTimeout(() => {
           waiters.delete(waiter)
-          reject(new Error(`[mockyard] no request fitting the predicate arrived within ${timeout} ms (${current().length} recorded). Check what was sent with requests, or raise the timeout.`))
+          reject(new Error(`[mockyard] no request fitting the predicate arrived within ${timeout} ms (${[...liveIds()].length} recorded). Check what was sent with requests, or raise the timeout.`))
         }, timeout)
         waiters.add(waiter)
       })
     },
     clear(session) {
-      entries = session === undefined ? [] : entries.filter((e) => e.session !== session)
+      if (session === undefined) {
+        firstLive = nextId
+        return
+      }
+      for (const id of liveIds()) {
+        if (recordOf(id).session === session) flags[id % limit]! |= 2
+      }
     },
   }
 }

@@ -26,7 +26,8 @@ export interface SurfaceDefaults {
 
 /** A request as every node surface hands it over: the engine's view plus a lazy Fetch `Request`. */
 export interface SurfaceRequest extends EngineRequest {
-  headerEntries(): Iterable<[string, string]>
+  /** The headers as the request log takes them (node's flat `rawHeaders`, a `Headers`, ...). */
+  readonly logHeaders: RequestInput['headers']
   /** A full Fetch `Request`, built only when msw handlers must see it. */
   toFetch(): Request | Promise<Request>
 }
@@ -177,7 +178,7 @@ export async function createInstance(
         time,
         method: request.method.toUpperCase(),
         url: request.url,
-        headers: request.headerEntries,
+        headers: request.logHeaders,
         body: await bodyRead,
         session,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
@@ -269,5 +270,5 @@ export async function createInstance(
 
 /** Wraps a Fetch `Request` (from an interceptor or a worker) for `Instance.respond`. */
 export function surfaceRequestFromFetch(request: Request): SurfaceRequest {
-  return { ...fromFetchRequest(request), headerEntries: () => request.headers.entries(), toFetch: () => request }
+  return { ...fromFetchRequest(request), logHeaders: request.headers, toFetch: () => request }
 }

@@ -79,14 +79,6 @@ function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
   for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i]!.toLowerCase(), raw[i + 1]!]
 }
 
-/**
- * The request log keeps this function: made in its own scope, its closure holds the raw header
- * strings only (a closure made beside `toFetch` would share its context and keep the request).
- */
-function headerEntriesOf(raw: readonly string[]): () => Iterable<[string, string]> {
-  return () => headerEntries(raw)
-}
-
 /** Wraps a node request for the instance: the body is read once, and a Fetch `Request` only on demand. */
 export function toSurfaceRequest(req: IncomingMessage, origin: string, limit: number): SurfaceRequest {
   let body: Promise<Uint8Array | null> | undefined
@@ -97,7 +89,7 @@ export function toSurfaceRequest(req: IncomingMessage, origin: string, limit: nu
     method: req.method ?? 'GET',
     url,
     headers: headerGetter(req),
-    headerEntries: headerEntriesOf(raw),
+    logHeaders: raw,
     body: read,
     async toFetch() {
       const bytes = await read()

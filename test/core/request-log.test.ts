@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest'
+import { BODY_LIMIT, createRequestLog, type RequestInput } from '../../src/core/request-log.js'
+
+const input = (fields: Partial<RequestInput> = {}): RequestInput => ({
+  time: Date.UTC(2026, 10, 22, 12, 0, 0),
+  method: 'GET',
+  url: 'http://api.test/v1/users',
+  headers: {},
+  body: null,
+  session: '',
+  durationMs: 1.5,
+  status: 200,
+  matched: true,
+  ...fields,
+})
+
+describe('request log', () => {
+  it('keeps every fact of a request, built when read', () => {
+    const log = createRequestLog()
+    log.add(
+      input({
+        method: 'POST',
+        url: 'http://api.test/v1/claims?x=1',
+        headers: ['Content-Type', 'application/json', 'Authorization', 'Bearer secret', 'X-Tag', 'a', 'x-tag', 'b'],
+        body: new TextEncoder().encode('{"é":1}'),
+        session: 'test-7',
+        route: 'v1/claims',
+        entry: 'post[2].response[1]',
+        file: 'claims.json',
+        status: 201,
+      }),
+    )
+    expect(log.list()).toEqual([
+      {
+        id: 1,
+        time: '2026-11-22T12:00:00.000Z',
+        method: 'POST',
+        url: 'http://api.test/v1/claims?x=1',
+        headers: { 'content-type': 'application/json', authorization: '[redacted]', 'x-tag': 'a, b' },
+        body: '{"é":1}',
+        route: 'v1/claims',
+        entry: 'post[2].response[1]',
+        file: 'claims.json',
+        status: 201,
+        matched: true,
+        session: 'test-7',
+        durationMs: 1.5,
+      },
+    ])
+  })
+
+  it('takes headers as a record, as pairs, as a Headers object or from a function', () => {
+    const log = createRequestLog()
+    log.add(input({ headers: { Accept: 'text/html' } }))
+    log.add(input({ headers: [['accept', 'application/json']] as Array<[string, string]> }))
+    log.add(input({ headers: new Headers({ accept: 'text/xml' }) }))
+    log.add(input({ headers: () => ['ACCEPT', 'text/csv'] }))
+    expect(log.list().map((r) => r.headers)).toEqual([{ accept: 'text/html' }, { accept: 'application/json' }, { accept: 'text/xml' }, { accept: 'text/csv' }])
+  })
+
+  it('keeps no entry, route or file it was not given, and a null body as null', () => {
+    const log = createRequestLog()
+    log.add(input({ time: '2026-01-02T03:04:05.678Z', matched: false, status: 0 }))
+    const [record] = log.list()
+    expect(record).not.toHaveProperty('entry')
+    expect(record).not.toHaveProperty('route')
+    expect(record).not.toHaveProperty('file')
+    expect(record!.body).toBeNull()
+    expect(record!.time).toBe('2026-01-02T03:04:05.678Z')
+    expect(record!.matched).toBe(false)
+  })
+
+  it('keeps the newest `limit` records, oldest first', () => {
+    const log = createRequestLog({ limit: 3 })
+    for (let i = 1; i <= 10; i++) log.add(input({ url: `http://api.test/r${i}` }))
+    expect(log.list().map((r) => [r.id, r.url])).toEqual([
+      [8, 'http://api.test/r8'],
+      [9, 'http://api.test/r9'],
+      [10, 'http://api.test/r10'],
+    ])
+  })
+
+  it('stays correct across many records of mixed sizes (its byte store is reused)', () => {
+    const log = createRequestLog({ limit: 7 })
+    const bodyOf = (i: number) => 'x'.repeat((i * 7919) % (i % 5 === 0 ? 40_000 : 900))
+    for (let i = 1; i <= 3000; i++) {
+      log.add(input({ method: i % 2 ? 'GET' : 'POST', url: `http://api.test/v1/items/${i}?q=${'ü'.repeat(i % 13)}`, body: bodyOf(i), session: `s${i % 3}` }))
+      if (i % 97 === 0) {
+        const records = log.list()
+        expect(records.map((r) => r.id)).toEqual(Array.from({ length: 7 }, (_, k) => i - 6 + k))
+        for (const record of records) {
+          expect(record.url).toBe(`http://api.test/v1/items/${record.id}?q=${'ü'.repeat(record.id % 13)}`)
+          expect(record.body).toBe(bodyOf(record.id) === '' ? null : bodyOf(record.id))
+          expect(record.session).toBe(`s${record.id % 3}`)
+        }
+      }
+    }
+  })
+
+  it(`keeps the first ${BODY_LIMIT} bytes of a body and counts the rest`, () => {
+    const log = createRequestLog()
+    log.add(input({ method: 'POST', body: new Uint8Array(BODY_LIMIT + 10).fill(97) }))
+    expect(log.list()[0]!.body).toBe(`${'a'.repeat(BODY_LIMIT)}… [10 more bytes]`)
+  })
+
+  it('lets the adapter set the final status after adding', () => {
+    const log = createRequestLog()
+    const entry = log.add(input({ status: 0, matched: false }))
+    entry.status = 404
+    expect(entry.status).toBe(404)
+    expect(log.list()[0]!.status).toBe(404)
+    // A record already read follows too.
+    entry.status = 410
+    expect(log.list()[0]!.status).toBe(410)
+  })
+
+  it('forgets everything, or one session', () => {
+    const log = createRequestLog()
+    log.add(input({ session: 'a' }))
+    log.add(input({ session: 'b' }))
+    log.add(input({ session: 'a' }))
+    log.clear('a')
+    expect(log.list().map((r) => [r.id, r.session])).toEqual([[2, 'b']])
+    log.clear()
+    expect(log.list()).toEqual([])
+    log.add(input({ session: 'c' }))
+    expect(log.list().map((r) => r.id)).toEqual([4])
+  })
+
+  it('filters by method, path, route and session', () => {
+    const log = createRequestLog()
+    log.add(input({ method: 'GET', url: 'http://api.test/v1/users?page=2', route: 'v1/users' }))
+    log.add(input({ method: 'POST', url: 'http://api.test/v1/claims', route: 'v1/claims', session: 's1' }))
+    expect(log.list({ method: 'post' }).map((r) => r.id)).toEqual([2])
+    expect(log.list({ path: '/v1/users' }).map((r) => r.id)).toEqual([1])
+    expect(log.list({ path: /claims$/ }).map((r) => r.id)).toEqual([2])
+    expect(log.list({ route: 'v1/users' }).map((r) => r.id)).toEqual([1])
+    expect(log.list({ session: 's1' }).map((r) => r.id)).toEqual([2])
+  })
+
+  it('waitFor resolves with a record logged before or after, and rejects on timeout', async () => {
+    const log = createRequestLog()
+    log.add(input({ url: 'http://api.test/first' }))
+    await expect(log.waitFor((r) => r.url.endsWith('/first'))).resolves.toMatchObject({ id: 1 })
+    const later = log.waitFor((r) => r.url.endsWith('/later'), { timeout: 2000 })
+    const entry = log.add(input({ url: 'http://api.test/later', status: 0 }))
+    entry.status = 202
+    await expect(later).resolves.toMatchObject({ id: 2, status: 202 })
+    await expect(log.waitFor(() => false, { timeout: 20 })).rejects.toThrow(/no request fitting the predicate arrived within 20 ms \(2 recorded\)/)
+  })
+})
