@@ -385,9 +385,10 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
   for (const key of byKey.keys()) {
     const compiled = new LazyRoute(key, () => mergedRoute(key))
     routes.push(compiled)
-    insert(root, compiled)
     const normal = normalizePath(key)
-    if (!/(^|\/)[:*]/.test(normal)) literal.set(normal.split('/').filter(Boolean).join('/'), { route: compiled, params: NO_PARAMS })
+    // Literal routes are found in the Map first, so only routes with parameters need the trie.
+    if (/(^|\/)[:*]/.test(normal)) insert(root, compiled)
+    else literal.set(normal.split('/').filter(Boolean).join('/'), { route: compiled, params: NO_PARAMS })
   }
   let config: RoutesConfig | undefined
   return {

@@ -36,6 +36,9 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
   const pathOf = (name: string) => {
     if (!isInsideFolder(name)) return undefined
     const path = resolve(absoluteRoot, name)
+    // On POSIX a name isInsideFolder() accepts cannot resolve outside; on Windows a drive-relative
+    // name (`C:x`) can, which the check below catches.
+    if (sep === '/') return path
     const rel = relative(absoluteRoot, path)
     return rel === '' || rel.startsWith('..' + sep) || rel === '..' ? undefined : path
   }
@@ -64,7 +67,7 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
   }
   if (options.watch) startWatching()
 
-  const keyOf = (name: string) => name.replace(/\\/g, '/').replace(/^(\.\/)+/, '')
+  const keyOf = (name: string) => (name.includes('\\') || name.startsWith('./') ? name.replace(/\\/g, '/').replace(/^(\.\/)+/, '') : name)
 
   return {
     root: absoluteRoot,
