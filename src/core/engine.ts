@@ -3,7 +3,7 @@ import { addCorsHeaders, preflightHeaders } from './cors.js'
 import { formatMessage } from './errors.js'
 import { explainUnmatched } from './explain.js'
 import { matchEntry, scoreAll, type MatchResult, type RequestValues } from './match-entry.js'
-import { BodyParseError, parseBody, parseQuery, type EngineRequest } from './request-data.js'
+import { BodyParseError, parseBodyNow, parseQuery, type EngineRequest } from './request-data.js'
 import { buildResponse, errorResponse, type MockResponse } from './respond.js'
 import { createSequenceState } from './sequence.js'
 import type { Logger } from './types.js'
@@ -113,7 +113,8 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     const values: RequestValues = { query: parseQuery(url.search), headers: request.headers }
     if (BODY_METHODS.has(method)) {
       try {
-        values.body = await parseBody(await request.body(), request.headers.get('content-type'))
+        const parsed = parseBodyNow(await request.body(), request.headers.get('content-type'))
+        values.body = parsed instanceof Promise ? await parsed : parsed
       } catch (error) {
         if (!(error instanceof BodyParseError)) throw error
         const response = errorResponse(400, 'Bad Request', `${method} ${url.pathname}: ${error.message}. Send a well-formed body or fix the content-type header`)

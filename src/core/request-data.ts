@@ -115,6 +115,11 @@ const textDecoder = new TextDecoder()
  * not scored (`undefined`). A body that does not parse throws `BodyParseError`.
  */
 export async function parseBody(bytes: Uint8Array | null, contentType: string | null): Promise<unknown> {
+  return parseBodyNow(bytes, contentType)
+}
+
+/** `parseBody` without a wait where none is needed: only a multipart body answers with a promise. */
+export function parseBodyNow(bytes: Uint8Array | null, contentType: string | null): unknown {
   if (bytes === null || bytes.byteLength === 0) return undefined
   const type = mediaType(contentType)
   if (type === 'application/json' || type.endsWith('+json')) {
@@ -126,15 +131,17 @@ export async function parseBody(bytes: Uint8Array | null, contentType: string | 
     }
   }
   if (type === 'application/x-www-form-urlencoded') return parseUrlEncoded(textDecoder.decode(bytes))
-  if (type === 'multipart/form-data') {
-    try {
-      const form = await new Response(bytes as BodyInit, { headers: { 'content-type': contentType! } }).formData()
-      return formDataToTree(form)
-    } catch (cause) {
-      throw new BodyParseError(`the multipart body does not parse: ${(cause as Error).message}`, { cause })
-    }
-  }
+  if (type === 'multipart/form-data') return parseMultipart(bytes, contentType!)
   return undefined
+}
+
+async function parseMultipart(bytes: Uint8Array, contentType: string): Promise<unknown> {
+  try {
+    const form = await new Response(bytes as BodyInit, { headers: { 'content-type': contentType } }).formData()
+    return formDataToTree(form)
+  } catch (cause) {
+    throw new BodyParseError(`the multipart body does not parse: ${(cause as Error).message}`, { cause })
+  }
 }
 
 /** The query string as name -> value (or values, when repeated). Names are literal. */

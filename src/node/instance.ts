@@ -173,16 +173,20 @@ export async function createInstance(
     const time = Date.now()
     // Start reading the body before any handler can consume the request (memoised by the adapters).
     const bodyRead = request.body().catch(() => null)
-    const record = async (fields: Pick<RequestInput, 'status' | 'matched'> & Partial<RequestInput>) =>
+    const record = (body: Uint8Array | null, status: number, info?: Partial<MatchInfo>): LogEntry =>
       log.add({
         time,
         method: request.method.toUpperCase(),
         url: request.url,
         headers: request.logHeaders,
-        body: await bodyRead,
+        body,
         session,
         durationMs: Math.round((performance.now() - started) * 100) / 100,
-        ...fields,
+        status,
+        matched: info !== undefined,
+        route: info?.route,
+        entry: info?.entry,
+        file: info?.file,
       })
     const extra = perTest.length > 0 ? [...perTest, ...handlers] : handlers
     if (extra.length > 0) {
@@ -190,20 +194,14 @@ export async function createInstance(
       const { getResponse } = await import('msw')
       const response = await getResponse(extra, await request.toFetch())
       if (response) {
-        return { kind: 'handler', response, record: await record({ status: response.status, matched: true, entry: 'handler' }) }
+        return { kind: 'handler', response, record: record(await bodyRead, response.status, { entry: 'handler' }) }
       }
     }
     const result = await engineFor(session).handle(request, { session })
-    if (!result.matched) {
-      return { kind: 'unmatched', explanation: result.explanation, record: await record({ status: 0, matched: false }) }
-    }
+    const body = await bodyRead
+    if (!result.matched) return { kind: 'unmatched', explanation: result.explanation, record: record(body, 0) }
     const { info } = result
-    return {
-      kind: 'route',
-      response: result.response,
-      info,
-      record: await record({ status: info.status, matched: true, route: info.route, entry: info.entry, ...(info.file ? { file: info.file } : {}) }),
-    }
+    return { kind: 'route', response: result.response, info, record: record(body, info.status, info) }
   }
 
   return {

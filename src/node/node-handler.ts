@@ -36,18 +36,8 @@ function readBody(req: IncomingMessage & { body?: unknown }, limit: number): Pro
       }
       chunks.push(chunk)
     })
-    // One exact-size copy: Buffer.concat (and a lone chunk) may be a view of a pooled slab or of
-    // the socket's read buffer, which the request log would then keep alive.
-    req.on('end', () => {
-      if (size === 0) return resolve(null)
-      const bytes = new Uint8Array(size)
-      let offset = 0
-      for (const chunk of chunks) {
-        bytes.set(chunk, offset)
-        offset += chunk.length
-      }
-      resolve(bytes)
-    })
+    // A lone chunk is used as it is (the request log copies what it keeps).
+    req.on('end', () => resolve(size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
     req.on('error', reject)
   })
 }
