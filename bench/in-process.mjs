@@ -12,10 +12,14 @@
  * measures again once the interception is disposed (msw: server.close()).
  *
  * Requests never leave the process: every request is answered by the mock.
- * Imports `src/node/intercept.ts` directly through Node's type stripping (Node >= 22.18 / 24).
+ * Imports `src/node/intercept.ts` directly through Node's type stripping (Node >= 22.18 / 24);
+ * the (e) cases load mockyard from `dist/` (`npm run build` first).
  */
 import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const URL_PING = 'http://example.test/ping'
@@ -28,10 +32,13 @@ const CASES = {
   'mockyard-fetch': ['(b) startInterception + msw 3 getResponse, fetch', mockyardCase('msw', 'fetch')],
   'mockyard-http': ['(b) startInterception + msw 3 getResponse, http.get', mockyardCase('msw', 'http')],
   'mockyard-fetch-msw2': ['(b) startInterception + msw 2 getResponse, fetch', mockyardCase('msw2', 'fetch')],
+  'instance-fetch': ['(e) setupMockServer path (routes, dist/), fetch', instanceCase('fetch')],
+  'instance-http': ['(e) setupMockServer path (routes, dist/), http.get', instanceCase('http')],
   'msw3-fetch': ['(c) msw 3 setupServer, fetch', setupServerCase('msw', 'fetch')],
   'msw3-http': ['(c) msw 3 setupServer, http.get', setupServerCase('msw', 'http')],
   'msw2-fetch': ['(d) msw 2 setupServer, fetch', setupServerCase('msw2', 'fetch')],
   'msw2-http': ['(d) msw 2 setupServer, http.get', setupServerCase('msw2', 'http')],
+  'mockyard-fetch-static': ['    startInterception alone (resolve returns Response.json), fetch', staticCase()],
   'interceptors041-fetch': ['    @mswjs/interceptors 0.41 alone, fetch', interceptorsCase('0.41')],
   'interceptors045-fetch': ['    @mswjs/interceptors 0.45 alone (msw 3\'s), fetch', interceptorsCase('0.45')],
 }
@@ -93,6 +100,37 @@ function mockyardCase(pkg, client) {
   }
 }
 
+/**
+ * What `setupMockServer()` (mockyard/vitest) runs: a loaded instance whose routes answer GET /ping
+ * with a `{"ok":true}` data file, intercepted by `interceptInstance()`. Loaded from `dist/`
+ * (`npm run build` first): the instance's sources import `.js` paths that type stripping cannot
+ * follow. The request log keeps its default bound (1,000 records): it grows during the first
+ * 1,000 requests, then stays flat.
+ */
+function instanceCase(client) {
+  return async () => {
+    const [{ createInstance }, { interceptInstance }] = await Promise.all([
+      import('../dist/node/instance.js'),
+      import('../dist/node/intercept-instance.js'),
+    ]).catch((error) => {
+      throw new Error(`build mockyard first (npm run build): ${error.message}`)
+    })
+    const folder = mkdtempSync(join(tmpdir(), 'mockyard-in-process-'))
+    writeFileSync(join(folder, 'ping.json'), '{"ok":true}')
+    writeFileSync(join(folder, 'routes.json'), JSON.stringify({ ping: { file: 'ping.json' } }))
+    const instance = await createInstance({ routes: join(folder, 'routes.json'), data: folder }, { latency: 0, watch: false, logLevel: 'error' })
+    const interception = interceptInstance(instance)
+    return {
+      request: client === 'fetch' ? viaFetch : viaHttpGet,
+      async stop() {
+        interception.dispose()
+        await instance.close()
+        rmSync(folder, { recursive: true, force: true })
+      },
+    }
+  }
+}
+
 function setupServerCase(pkg, client) {
   return async () => {
     const { handlers } = await handlersOf(pkg)
@@ -100,6 +138,15 @@ function setupServerCase(pkg, client) {
     const server = setupServer(...handlers)
     server.listen({ onUnhandledRequest: 'error' })
     return { request: client === 'fetch' ? viaFetch : viaHttpGet, stop: () => server.close() }
+  }
+}
+
+/** The interception's own cost: resolve() answers every request with a fresh `Response.json()`. */
+function staticCase() {
+  return async () => {
+    const { startInterception } = await import('../src/node/intercept.ts')
+    const interception = startInterception({ resolve: async () => Response.json({ ok: true }), strategy: 'error' })
+    return { request: viaFetch, stop: () => interception.dispose() }
   }
 }
 

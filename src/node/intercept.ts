@@ -167,25 +167,21 @@ function requestFrom(input: RequestInfo | URL, init: RequestInit | undefined): R
   return new native.Request(input, init)
 }
 
-const kUrl = Symbol('mockyard.url')
-
 /** `clone()` of a mocked response: the copy keeps the `url` set below. */
 function cloneWithUrl(this: Response): Response {
   const copy = (Object.getPrototypeOf(this) as Response).clone.call(this)
-  setUrl(copy, (this as unknown as Record<symbol, string>)[kUrl])
+  setUrl(copy, this.url)
   return copy
 }
 
 /**
  * Sets `response.url` (undici keeps it in a private field, so an own property shadows the
- * getter, as @mswjs/interceptors does on Node 24); `clone()` keeps it.
+ * getter, as @mswjs/interceptors does on Node 24); `clone()` keeps it. (Two `defineProperty`
+ * calls measured several times cheaper than one `defineProperties` with a symbol key.)
  */
 function setUrl(response: Response, url: string): void {
-  Object.defineProperties(response, {
-    url: { value: url, enumerable: true, configurable: true },
-    clone: { value: cloneWithUrl, configurable: true, writable: true },
-    [kUrl]: { value: url, configurable: true },
-  })
+  Object.defineProperty(response, 'url', { value: url, enumerable: true, configurable: true })
+  Object.defineProperty(response, 'clone', { value: cloneWithUrl, configurable: true, writable: true })
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308])

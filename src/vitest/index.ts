@@ -3,12 +3,11 @@
  * global `XMLHttpRequest` are intercepted for requests to any host.
  */
 import { afterAll, afterEach, beforeAll } from 'vitest'
-import { toFetchResponse } from '../core/fetch.js'
 import { formatMessage } from '../core/errors.js'
-import { createInstance, surfaceRequestFromFetch, type Instance } from '../node/instance.js'
+import { createInstance, type Instance } from '../node/instance.js'
 import type { MockyardOptions } from '../node/options.js'
 import type { HarnessApi } from '../node/server.js'
-import { startInterception, type Interception } from '../node/intercept.js'
+import { interceptInstance, type InstanceInterception } from '../node/intercept-instance.js'
 
 /** The handle `setupMockServer()` returns: the harness API, per test. */
 export interface MockServerHandle extends HarnessApi {
@@ -36,9 +35,7 @@ export interface MockServerHandle extends HarnessApi {
  */
 export function setupMockServer(options: MockyardOptions | string = {}): MockServerHandle {
   let instance: Instance | undefined
-  let interception: Interception | undefined
-  const unmatched: string[] = []
-  const explanations = new Map<string, string>()
+  let interception: InstanceInterception | undefined
   const need = () => {
     if (!instance) throw new Error(formatMessage('the mock server is not started yet. Call the handle inside tests or hooks, after setupMockServer() has run its beforeAll.'))
     return instance
@@ -46,33 +43,14 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
 
   beforeAll(async () => {
     instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'error' })
-    const strategy = instance.options.onUnhandledRequest ?? 'error'
-    const loaded = instance
-    interception = startInterception({
-      strategy,
-      async resolve(request) {
-        const outcome = await loaded.respond(surfaceRequestFromFetch(request))
-        if (outcome.kind === 'route') return toFetchResponse(outcome.response)
-        if (outcome.kind === 'handler') return outcome.response
-        explanations.set(`${request.method} ${request.url}`, outcome.explanation())
-        return undefined
-      },
-      explain(request) {
-        const key = `${request.method} ${request.url}`
-        const explanation = explanations.get(key) ?? formatMessage(`no route answers ${key}.`)
-        explanations.delete(key)
-        if (strategy === 'error') unmatched.push(explanation)
-        return explanation
-      },
-      warn: (message) => loaded.logger.warn(message),
-    })
+    interception = interceptInstance(instance)
   })
 
   afterEach(() => {
     instance?.reset()
-    explanations.clear()
-    if (unmatched.length > 0) {
-      const messages = unmatched.splice(0)
+    interception?.clearExplanations()
+    const messages = interception?.takeUnmatched() ?? []
+    if (messages.length > 0) {
       throw new Error(
         formatMessage(`${messages.length === 1 ? 'a request' : `${messages.length} requests`} had no mock in this test:\n${messages.join('\n')}\nAdd a route or a handler (mocks.use()), or set onUnhandledRequest to 'warn' or 'bypass'.`),
       )

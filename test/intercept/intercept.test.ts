@@ -1,10 +1,13 @@
 import http, { get as namedHttpGet } from 'node:http'
 import https from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { fileURLToPath } from 'node:url'
 import * as msw3 from 'msw'
 import * as msw2 from 'msw2'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startInterception, type Interception, type InterceptionOptions } from '../../src/node/intercept.js'
+import { interceptInstance } from '../../src/node/intercept-instance.js'
+import { createInstance } from '../../src/node/instance.js'
 
 const MOCK_HOST = 'example.test'
 
@@ -476,6 +479,32 @@ describe.each([
     expect(JSON.parse(viaHttp.body)).toEqual({ id: '8', body: { y: 2 }, q: 'b' })
     expect(await getVia(https.get, `https://${MOCK_HOST}/ping`)).toEqual({ status: 200, body: '{"ok":true}' })
     await expect(fetch(`http://${MOCK_HOST}/users/7`)).rejects.toThrow(TypeError)
+  })
+})
+
+describe('interceptInstance (what setupMockServer runs)', () => {
+  const overrides = fileURLToPath(new URL('../fixtures/overrides/', import.meta.url))
+
+  it("answers from the routes, logs the request, and keeps the explanations of what failed under 'error'", async () => {
+    const instance = await createInstance({ routes: `${overrides}routes.json`, data: `${overrides}data` }, { latency: 0, watch: false, logLevel: 'error' })
+    const instanceInterception = interceptInstance(instance)
+    try {
+      const response = await fetch('http://any.test/v1/users')
+      expect(response.status).toBe(200)
+      expect(response.url).toBe('http://any.test/v1/users')
+      expect(await response.json()).toBeTruthy()
+      expect(instance.log.list()).toHaveLength(1)
+      expect(await getVia(http.get, 'http://any.test/v1/users')).toMatchObject({ status: 200 })
+
+      await expect(fetch('http://any.test/v1/nothing-here')).rejects.toThrow(TypeError)
+      const unmatched = instanceInterception.takeUnmatched()
+      expect(unmatched).toHaveLength(1)
+      expect(unmatched[0]).toContain('/v1/nothing-here')
+      expect(instanceInterception.takeUnmatched()).toEqual([])
+    } finally {
+      await instanceInterception.dispose()
+      await instance.close()
+    }
   })
 })
 
