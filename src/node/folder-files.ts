@@ -33,12 +33,14 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
   const settled = new Map<string, Uint8Array>()
   let watcher: FSWatcher | undefined
 
+  const prefix = absoluteRoot.endsWith(sep) ? absoluteRoot : absoluteRoot + sep
   const pathOf = (name: string) => {
     if (!isInsideFolder(name)) return undefined
+    // On POSIX a name isInsideFolder() accepts cannot resolve outside, and a plain one (no `.`
+    // segments, no doubled slashes) needs no normalising. On Windows a drive-relative name (`C:x`)
+    // can leave the folder, which the check below catches.
+    if (sep === '/') return /(^|\/)\.|\/\//.test(name) ? resolve(absoluteRoot, name) : prefix + name
     const path = resolve(absoluteRoot, name)
-    // On POSIX a name isInsideFolder() accepts cannot resolve outside; on Windows a drive-relative
-    // name (`C:x`) can, which the check below catches.
-    if (sep === '/') return path
     const rel = relative(absoluteRoot, path)
     return rel === '' || rel.startsWith('..' + sep) || rel === '..' ? undefined : path
   }
