@@ -10,10 +10,15 @@
  *   (`Response.error()` as a network error, redirects followed or refused per `request.redirect`,
  *   `content-encoding` decompressed, abort signals honoured, relative URLs against `location`).
  * - `http`/`https` and `XMLHttpRequest`: `@mswjs/interceptors` 0.41's ClientRequest and
- *   XMLHttpRequest interceptors (with a workaround for a parser leak of the former).
+ *   XMLHttpRequest interceptors (with a workaround for a parser leak of the former). While
+ *   applied, the ClientRequest interceptor replaces the global `Headers`, `Request` and
+ *   `Response` with Proxies that record raw header names; the fetch path uses the classes found
+ *   before it (see `native`).
  *
  * Heap stays flat on every path; 0.45 (msw 3's interceptors) used on its own retains ~40 KB per
- * request. Requests/s against msw's `getResponse()` called directly: `bench/in-process.mjs`.
+ * request. `bench/in-process.mjs` compares fetch and http.get through this interception with
+ * msw's `getResponse()` called directly, and measures `setupMockServer()`'s path
+ * (`intercept-instance.ts`).
  *
  * This file only imports packages and uses erasable TypeScript syntax, so that Node's type
  * stripping can load it directly (`bench/in-process.mjs`).
