@@ -81,7 +81,11 @@ export function compileCondition(key: string, condition: ParamCondition): Condit
       expected: `/${condition.pattern}/${regex.flags}`,
       score(value) {
         if (value === undefined) return MISS
-        for (const v of valuesOf(value)) {
+        if (!Array.isArray(value)) {
+          const text = textOf(value)
+          return text !== undefined && regex.test(text) ? HIT : OUT
+        }
+        for (const v of value) {
           const text = textOf(v)
           if (text !== undefined && regex.test(text)) return HIT
         }
@@ -120,7 +124,8 @@ export function compileCondition(key: string, condition: ParamCondition): Condit
     expected,
     score(value) {
       if (value === undefined) return MISS
-      for (const v of valuesOf(value)) if (textOf(v) === text) return HIT
+      if (!Array.isArray(value)) return textOf(value) === text ? HIT : OUT
+      for (const v of value) if (textOf(v) === text) return HIT
       return OUT
     },
   }

@@ -49,6 +49,12 @@ export interface Engine {
    * the caller decides (fall through, 404, fail the test) and can ask for the explanation.
    */
   handle(request: EngineRequest, options?: HandleOptions): Promise<HandleResult>
+  /**
+   * `handle()` for a request whose body the caller has read already (`null`: none): answers
+   * without a wait when it can (no latency, the file in memory, no multipart body to parse), so
+   * a server's hot path needs no promise. Otherwise it returns a promise, as `handle()` does.
+   */
+  handleNow(request: EngineRequest, body: Uint8Array | null, options?: HandleOptions): HandleResult | Promise<HandleResult>
   /** Restarts every sequence (of one session, or of all when none is given). */
   reset(session?: string): void
 }
@@ -92,6 +98,10 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   }
 
   async function handle(request: EngineRequest, handleOptions: HandleOptions = {}): Promise<HandleResult> {
+    return handleNow(request, BODY_METHODS.has(effectiveMethod(request)) ? await request.body() : null, handleOptions)
+  }
+
+  function handleNow(request: EngineRequest, body: Uint8Array | null, handleOptions: HandleOptions = {}): HandleResult | Promise<HandleResult> {
     const url = new URL(request.url)
     const method = effectiveMethod(request)
     const found = findRoute(table, url.pathname)
@@ -111,17 +121,38 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     if (!compiled) return unmatched(request, url, method)
 
     const values: RequestValues = { query: parseQuery(url.search), headers: request.headers }
-    if (BODY_METHODS.has(method)) {
-      try {
-        const parsed = parseBodyNow(await request.body(), request.headers.get('content-type'))
-        values.body = parsed instanceof Promise ? await parsed : parsed
-      } catch (error) {
-        if (!(error instanceof BodyParseError)) throw error
-        const response = errorResponse(400, 'Bad Request', `${method} ${url.pathname}: ${error.message}. Send a well-formed body or fix the content-type header`)
-        return { matched: true, response: finish(response, request), info: { route: route.key, entry: 'body', status: 400 } }
-      }
+    if (!BODY_METHODS.has(method)) return answer(request, url, method, route, compiled, values, handleOptions)
+    const badBody = (error: unknown): HandleResult => {
+      if (!(error instanceof BodyParseError)) throw error
+      const response = errorResponse(400, 'Bad Request', `${method} ${url.pathname}: ${error.message}. Send a well-formed body or fix the content-type header`)
+      return { matched: true, response: finish(response, request), info: { route: route.key, entry: 'body', status: 400 } }
     }
+    let parsed: unknown
+    try {
+      parsed = parseBodyNow(body, request.headers.get('content-type'))
+    } catch (error) {
+      return badBody(error)
+    }
+    if (parsed instanceof Promise) {
+      return parsed.then((tree: unknown) => {
+        values.body = tree
+        return answer(request, url, method, route, compiled, values, handleOptions)
+      }, badBody)
+    }
+    values.body = parsed
+    return answer(request, url, method, route, compiled, values, handleOptions)
+  }
 
+  /** Picks the entry, steps its sequence and builds the response (a promise only when it must wait). */
+  function answer(
+    request: EngineRequest,
+    url: URL,
+    method: string,
+    route: CompiledRoute,
+    compiled: CompiledMethod,
+    values: RequestValues,
+    handleOptions: HandleOptions,
+  ): HandleResult | Promise<HandleResult> {
     const candidate = matchEntry(compiled, values)
     if (!candidate) return unmatched(request, url, method, () => ({ scores: scoreAll(compiled, values) }))
 
@@ -133,21 +164,24 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       entry = `${candidate.label}.response[${step}]`
     }
 
-    const latency = spec.latency ?? globalLatency
     const built = buildResponse(spec, {
       context: options.pluginContext ?? url.origin,
       head: method === 'HEAD',
       describe: () => `route ${route.key} (${method} ${entry})`,
     })
-    const response = latency > 0 ? (await Promise.all([built, sleep(latency)]))[0] : built instanceof Promise ? await built : built
-    if (response.status === 404 && spec.file && (spec.status ?? 200) !== 404) {
-      options.logger?.error(formatMessage(`${method} ${url.pathname}: the data file "${spec.file.name}" of route ${route.key} (${entry}) does not exist in ${spec.file.source.label}. Add the file, or point the route at an existing one.`))
+    const done = (response: MockResponse): HandleResult => {
+      if (response.status === 404 && spec.file && (spec.status ?? 200) !== 404) {
+        options.logger?.error(formatMessage(`${method} ${url.pathname}: the data file "${spec.file.name}" of route ${route.key} (${entry}) does not exist in ${spec.file.source.label}. Add the file, or point the route at an existing one.`))
+      }
+      return {
+        matched: true,
+        response: finish(response, request),
+        info: { route: route.key, entry, file: spec.file?.name, status: response.status },
+      }
     }
-    return {
-      matched: true,
-      response: finish(response, request),
-      info: { route: route.key, entry, file: spec.file?.name, status: response.status },
-    }
+    const latency = spec.latency ?? globalLatency
+    if (latency > 0) return Promise.all([built, sleep(latency)]).then(([response]) => done(response))
+    return built instanceof Promise ? built.then(done) : done(built)
   }
 
   function unmatched(request: EngineRequest, url: URL, method: string, match?: () => MatchResult): HandleResult {
@@ -166,6 +200,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       table = next
     },
     handle,
+    handleNow,
     reset(session) {
       sequences.reset(session)
     },

@@ -7,6 +7,8 @@ export interface RequestValues {
   /** The parsed body (JSON value or form tree), when the method takes params from the body. */
   body?: unknown
   headers: { get(name: string): string | null }
+  /** Param values already looked up for this request (filled while scoring). */
+  seen?: Map<string, unknown>
 }
 
 export interface CandidateScore {
@@ -26,13 +28,21 @@ function describeValue(value: unknown): string {
   return JSON.stringify(value)
 }
 
-/** The request's value for one configured param key (body first, then query). */
+const ABSENT = Symbol('absent')
+
+/**
+ * The request's value for one configured param key (body first, then query). Alternatives
+ * usually test the same keys: each key is looked up once per request.
+ */
 function paramValue(values: RequestValues, key: string, tokens: readonly string[]): unknown {
-  if (values.body !== undefined) {
-    const fromBody = lookupPath(values.body, tokens, key)
-    if (fromBody !== undefined) return fromBody
-  }
-  return values.query.get(key)
+  const seen = (values.seen ??= new Map())
+  const known = seen.get(key)
+  if (known !== undefined) return known === ABSENT ? undefined : known
+  let value: unknown
+  if (values.body !== undefined) value = lookupPath(values.body, tokens, key)
+  if (value === undefined) value = values.query.get(key)
+  seen.set(key, value === undefined ? ABSENT : value)
+  return value
 }
 
 /** Scores one candidate: every param and header condition adds hits and misses, or puts it out. */

@@ -2,7 +2,7 @@ import { readFileSync, watch, type FSWatcher } from 'node:fs'
 import { dirname, resolve as resolvePath } from 'node:path'
 import type { RequestHandler } from 'msw'
 import { compileRoutes, type RouteSource, type RouteTable } from '../core/compile-routes.js'
-import { createEngine, type Engine, type MatchInfo } from '../core/engine.js'
+import { createEngine, type Engine, type HandleResult, type MatchInfo } from '../core/engine.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { createRequestLog, type LogEntry, type RequestLog, type RequestInput } from '../core/request-log.js'
 import type { EngineRequest } from '../core/request-data.js'
@@ -30,6 +30,8 @@ export interface SurfaceRequest extends EngineRequest {
   readonly logHeaders: RequestInput['headers']
   /** A full Fetch `Request`, built only when msw handlers must see it. */
   toFetch(): Request | Promise<Request>
+  /** The body, when the adapter has read it already (`null`: none): lets `respondNow` answer without a wait. */
+  readonly bodyBytes?: Uint8Array | null
 }
 
 export type Outcome =
@@ -53,6 +55,11 @@ export interface Instance {
   readonly handlers: RequestHandler[]
   /** Answers a request: extra handlers first, then the routes. Records it in the log. */
   respond(request: SurfaceRequest, session?: string): Promise<Outcome>
+  /**
+   * `respond()` without a wait where none is needed (the body already read, no extra handlers,
+   * no latency, the file in memory): the HTTP listener's hot path.
+   */
+  respondNow(request: SurfaceRequest, session?: string): Outcome | Promise<Outcome>
   /** Adds handlers in front of all others until the next reset. */
   use(...handlers: RequestHandler[]): void
   /**
@@ -168,40 +175,56 @@ export async function createInstance(
     }
   }
 
+  /** The outcome of a request the engine handled, recorded in the log. */
+  function outcomeOf(request: SurfaceRequest, session: string, started: number, time: number, result: HandleResult, body: Uint8Array | null): Outcome {
+    if (!result.matched) return { kind: 'unmatched', explanation: result.explanation, record: record(request, session, started, time, body, 0) }
+    const { info } = result
+    return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info) }
+  }
+
+  function record(request: SurfaceRequest, session: string, started: number, time: number, body: Uint8Array | null, status: number, info?: Partial<MatchInfo>): LogEntry {
+    return log.add({
+      time,
+      method: request.method.toUpperCase(),
+      url: request.url,
+      headers: request.logHeaders,
+      body,
+      session,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      status,
+      matched: info !== undefined,
+      route: info?.route,
+      entry: info?.entry,
+      file: info?.file,
+    })
+  }
+
   async function respond(request: SurfaceRequest, session = ''): Promise<Outcome> {
     const started = performance.now()
     const time = Date.now()
     // Start reading the body before any handler can consume the request (memoised by the adapters).
     const bodyRead = request.body().catch(() => null)
-    const record = (body: Uint8Array | null, status: number, info?: Partial<MatchInfo>): LogEntry =>
-      log.add({
-        time,
-        method: request.method.toUpperCase(),
-        url: request.url,
-        headers: request.logHeaders,
-        body,
-        session,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        status,
-        matched: info !== undefined,
-        route: info?.route,
-        entry: info?.entry,
-        file: info?.file,
-      })
     const extra = perTest.length > 0 ? [...perTest, ...handlers] : handlers
     if (extra.length > 0) {
       // msw is loaded only when there are handlers: it costs ~100 ms and ~30 MB at start.
       const { getResponse } = await import('msw')
       const response = await getResponse(extra, await request.toFetch())
       if (response) {
-        return { kind: 'handler', response, record: record(await bodyRead, response.status, { entry: 'handler' }) }
+        return { kind: 'handler', response, record: record(request, session, started, time, await bodyRead, response.status, { entry: 'handler' }) }
       }
     }
     const result = await engineFor(session).handle(request, { session })
-    const body = await bodyRead
-    if (!result.matched) return { kind: 'unmatched', explanation: result.explanation, record: record(body, 0) }
-    const { info } = result
-    return { kind: 'route', response: result.response, info, record: record(body, info.status, info) }
+    return outcomeOf(request, session, started, time, result, await bodyRead)
+  }
+
+  function respondNow(request: SurfaceRequest, session = ''): Outcome | Promise<Outcome> {
+    const body = request.bodyBytes
+    if (body === undefined || perTest.length > 0 || handlers.length > 0) return respond(request, session)
+    const started = performance.now()
+    const time = Date.now()
+    const result = engineFor(session).handleNow(request, body, { session })
+    if (result instanceof Promise) return result.then((settled) => outcomeOf(request, session, started, time, settled, body))
+    return outcomeOf(request, session, started, time, result, body)
   }
 
   return {
@@ -213,6 +236,7 @@ export async function createInstance(
     log,
     handlers,
     respond,
+    respondNow,
     use(...next) {
       perTest = [...next, ...perTest]
     },

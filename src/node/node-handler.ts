@@ -14,32 +14,37 @@ class PayloadTooLargeError extends Error {
 
 const NO_BODY = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE'])
 
-/** Reads a request body into memory, refusing it past `limit` bytes. */
-function readBody(req: IncomingMessage & { body?: unknown }, limit: number): Promise<Uint8Array | null> {
-  const declared = Number(req.headers['content-length'] ?? NaN)
-  if (declared > limit) return Promise.reject(new PayloadTooLargeError(`the body of ${declared} bytes is over the limit of ${limit} bytes`))
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
-    if (NO_BODY.has(req.method ?? 'GET') || req.readableEnded) return Promise.resolve(alreadyParsed(req))
-  }
+/**
+ * Reads a request body into memory, refusing it past `limit` bytes, and calls `done` once
+ * (a callback, not a promise: the listener's hot path answers without a microtask turn).
+ */
+function readBody(req: IncomingMessage & { body?: unknown }, limit: number, done: (error: Error | null, body: Uint8Array | null) => void): void {
+  const length = req.headers['content-length']
+  const declared = Number(length ?? NaN)
+  if (declared > limit) return done(new PayloadTooLargeError(`the body of ${declared} bytes is over the limit of ${limit} bytes`), null)
+  if (length === undefined && req.headers['transfer-encoding'] === undefined && NO_BODY.has(req.method ?? 'GET')) return done(null, alreadyParsed(req))
   // Behind express.json() and friends the stream is already consumed: use what they parsed.
-  if (req.readableEnded || (req as { _body?: boolean })._body) return Promise.resolve(alreadyParsed(req))
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > limit) {
-        reject(new PayloadTooLargeError(`the body is over the limit of ${limit} bytes`))
-        req.removeAllListeners('data')
-        req.resume()
-        return
-      }
-      chunks.push(chunk)
-    })
-    // A lone chunk is used as it is (the request log copies what it keeps).
-    req.on('end', () => resolve(size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
-    req.on('error', reject)
+  if (req.readableEnded || (req as { _body?: boolean })._body) return done(null, alreadyParsed(req))
+  const chunks: Buffer[] = []
+  let size = 0
+  let finished = false
+  const finish = (error: Error | null, body: Uint8Array | null) => {
+    if (finished) return
+    finished = true
+    done(error, body)
+  }
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length
+    if (size > limit) {
+      req.removeAllListeners('data')
+      req.resume()
+      return finish(new PayloadTooLargeError(`the body is over the limit of ${limit} bytes`), null)
+    }
+    chunks.push(chunk)
   })
+  // A lone chunk is used as it is (the request log copies what it keeps).
+  req.on('end', () => finish(null, size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
+  req.on('error', (error) => finish(error, null))
 }
 
 function alreadyParsed(req: IncomingMessage & { body?: unknown }): Uint8Array | null {
@@ -69,20 +74,18 @@ function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
   for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i]!.toLowerCase(), raw[i + 1]!]
 }
 
-/** Wraps a node request for the instance: the body is read once, and a Fetch `Request` only on demand. */
-export function toSurfaceRequest(req: IncomingMessage, origin: string, limit: number): SurfaceRequest {
-  let body: Promise<Uint8Array | null> | undefined
+/** Wraps a node request whose body has been read for the instance; a Fetch `Request` only on demand. */
+function toSurfaceRequest(req: IncomingMessage, origin: string, bytes: Uint8Array | null): SurfaceRequest {
   const url = origin + (req.url ?? '/')
-  const read = () => (body ??= readBody(req, limit))
   const raw = req.rawHeaders
   return {
     method: req.method ?? 'GET',
     url,
     headers: headerGetter(req),
     logHeaders: raw,
-    body: read,
-    async toFetch() {
-      const bytes = await read()
+    bodyBytes: bytes,
+    body: () => Promise.resolve(bytes),
+    toFetch() {
       const headers = new Headers()
       for (const [name, value] of headerEntries(raw)) {
         if (!name.startsWith(':')) headers.append(name, value)
@@ -178,50 +181,16 @@ export interface NodeHandlerOptions {
 
 /**
  * The request listener shared by the HTTP listener and the middleware: CORS preflight, body
- * limit, extra handlers, routes, explained 404s, and a 500 that keeps the server serving.
+ * limit, extra handlers, routes, explained 404s, and a 500 that keeps the server serving. A
+ * request the routes answer from memory is written without any promise in between.
  */
 export function createNodeHandler(instance: Instance, options: NodeHandlerOptions) {
-  return async function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> {
+  return function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void {
     const origin = req.headers.origin ?? null
     const method = (req.method ?? 'GET').toUpperCase()
-    try {
-      if (options.admin && req.url?.startsWith('/__mockyard/') && (await options.admin(req, res))) return
-      if (method === 'OPTIONS') {
-        writeMockResponse(res, { status: 204, headers: preflightHeaders(origin, req.headers['access-control-request-headers'] ?? null, req.headers['access-control-request-private-network'] === 'true'), body: null }, true)
-        return
-      }
-      const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
-      const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`
-      const request = toSurfaceRequest(req, `${scheme}://${host}`, options.limit)
-      const sessionHeader = req.headers[SESSION_HEADER]
-      const session = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader
-      const outcome: Outcome = await instance.respond(request, session ?? '')
-      const head = method === 'HEAD'
-      if (outcome.kind === 'route') {
-        writeMockResponse(res, outcome.response, head)
-        logLine(instance, method, req.url ?? '/', outcome.response.status, outcome.info.file ?? outcome.info.route, outcome.record.durationMs)
-        return
-      }
-      if (outcome.kind === 'handler') {
-        await writeFetchResponse(res, outcome.response, origin, head)
-        logLine(instance, method, req.url ?? '/', outcome.response.status, 'handler', outcome.record.durationMs)
-        return
-      }
-      if (options.mode === 'middleware' && next) {
-        next()
-        return
-      }
-      if (options.rootInfo && method === 'GET' && (req.url === '/' || req.url?.startsWith('/?'))) {
-        writeMockResponse(res, { status: 200, headers: addCorsHeaders({ 'content-type': 'application/json; charset=utf-8' }, origin), body: JSON.stringify(options.rootInfo()) }, false)
-        return
-      }
-      const explanation = outcome.explanation()
-      instance.logger.warn(explanation)
-      const response = notFoundResponse(explanation, req.headers.accept ?? null, method, request.url)
-      addCorsHeaders(response.headers, origin)
-      outcome.record.status = 404
-      writeMockResponse(res, response, head)
-    } catch (error) {
+    const head = method === 'HEAD'
+
+    const fail = (error: unknown): void => {
       if (error instanceof PayloadTooLargeError) {
         const response = errorResponse(413, 'Payload Too Large', `${method} ${req.url}: ${error.message}. Send a smaller body, or raise the limit option`, { limit: options.limit })
         addCorsHeaders(response.headers, origin)
@@ -240,6 +209,66 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       addCorsHeaders(response.headers, origin)
       writeMockResponse(res, response, false)
     }
+
+    const send = (outcome: Outcome, url: string): void => {
+      if (outcome.kind === 'route') {
+        writeMockResponse(res, outcome.response, head)
+        logLine(instance, method, req.url ?? '/', outcome.response.status, outcome.info.file ?? outcome.info.route, outcome.record.durationMs)
+        return
+      }
+      if (outcome.kind === 'handler') {
+        writeFetchResponse(res, outcome.response, origin, head).then(() => logLine(instance, method, req.url ?? '/', outcome.response.status, 'handler', outcome.record.durationMs), fail)
+        return
+      }
+      if (options.mode === 'middleware' && next) {
+        next()
+        return
+      }
+      if (options.rootInfo && method === 'GET' && (req.url === '/' || req.url?.startsWith('/?'))) {
+        writeMockResponse(res, { status: 200, headers: addCorsHeaders({ 'content-type': 'application/json; charset=utf-8' }, origin), body: JSON.stringify(options.rootInfo()) }, false)
+        return
+      }
+      const explanation = outcome.explanation()
+      instance.logger.warn(explanation)
+      const response = notFoundResponse(explanation, req.headers.accept ?? null, method, url)
+      addCorsHeaders(response.headers, origin)
+      outcome.record.status = 404
+      writeMockResponse(res, response, head)
+    }
+
+    const answer = (error: Error | null, bytes: Uint8Array | null): void => {
+      if (error) return fail(error)
+      try {
+        const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
+        const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`
+        const request = toSurfaceRequest(req, `${scheme}://${host}`, bytes)
+        const sessionHeader = req.headers[SESSION_HEADER]
+        const session = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader
+        const outcome = instance.respondNow(request, session ?? '')
+        if (outcome instanceof Promise) outcome.then((settled) => send(settled, request.url)).catch(fail)
+        else send(outcome, request.url)
+      } catch (error) {
+        fail(error)
+      }
+    }
+
+    const proceed = (): void => {
+      try {
+        if (method === 'OPTIONS') {
+          writeMockResponse(res, { status: 204, headers: preflightHeaders(origin, req.headers['access-control-request-headers'] ?? null, req.headers['access-control-request-private-network'] === 'true'), body: null }, true)
+          return
+        }
+        readBody(req, options.limit, answer)
+      } catch (error) {
+        fail(error)
+      }
+    }
+
+    if (options.admin && req.url?.startsWith('/__mockyard/')) {
+      new Promise<boolean>((resolve) => resolve(options.admin!(req, res))).then((handled) => handled || proceed(), fail)
+      return
+    }
+    proceed()
   }
 }
 

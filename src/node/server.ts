@@ -61,7 +61,7 @@ export async function listen(instance: Instance, host: string, port: number): Pr
     rootInfo: () => info,
     admin: (req, res) => handleAdmin(instance, req, res),
   })
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => void handle(req, res))
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => handle(req, res))
   server.keepAliveTimeout = 5000
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -118,7 +118,7 @@ export function middlewareOf(instance: Instance): Middleware {
   const limit = parseSize(instance.options.limit ?? DEFAULT_LIMIT) ?? DEFAULT_LIMIT
   const handle = createNodeHandler(instance, { mode: 'middleware', limit })
   const middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
-    handle(req, res, next).catch(next)
+    handle(req, res, next)
   }
   return Object.assign(middleware, harnessOf(instance), { close: () => instance.close() })
 }
