@@ -22,3 +22,55 @@ describe('engine', () => {
     }
   })
 })
+
+describe('engine.handleNow (a body already read)', () => {
+  const enc = (text: string) => new TextEncoder().encode(text)
+  const request = (url: string, init?: RequestInit) => fromFetchRequest(new Request(`http://localhost${url}`, init))
+  const routes: RoutesConfig = {
+    'v1/claims': {
+      file: 'all.json',
+      post: [{ params: { 'member.state': 'OH' }, file: 'ohio.json' }],
+    },
+    'v1/slow': { file: 'all.json', latency: 30 },
+    'v1/missing': { file: 'nope.json' },
+  }
+  const files = { 'all.json': '"all"', 'ohio.json': '"ohio"' }
+
+  it('answers without a promise when nothing needs a wait, scoring the given body', () => {
+    const engine = engineFor(routes, files)
+    const json = { 'content-type': 'application/json' }
+    const result = engine.handleNow(request('/v1/claims', { method: 'POST', headers: json }), enc('{"member":{"state":"OH"}}'))
+    expect(result).not.toBeInstanceOf(Promise)
+    expect(result).toMatchObject({ matched: true, info: { entry: 'post[0]', file: 'ohio.json', status: 200 } })
+    const other = engine.handleNow(request('/v1/claims', { method: 'POST', headers: json }), enc('{"member":{"state":"TX"}}'))
+    expect(other).toMatchObject({ matched: true, info: { entry: 'default', file: 'all.json' } })
+    expect(engine.handleNow(request('/v1/claims'), null)).toMatchObject({ matched: true, info: { file: 'all.json' } })
+    expect(engine.handleNow(request('/v1/none'), null)).toMatchObject({ matched: false })
+  })
+
+  it('answers a malformed JSON body with 400 at once', () => {
+    const engine = engineFor(routes, files)
+    const result = engine.handleNow(request('/v1/claims', { method: 'POST', headers: { 'content-type': 'application/json' } }), enc('{"member":'))
+    expect(result).not.toBeInstanceOf(Promise)
+    expect(result).toMatchObject({ matched: true, response: { status: 400 }, info: { entry: 'body' } })
+  })
+
+  it('returns a promise where it must wait: latency, a multipart body, a file not in memory', async () => {
+    const engine = engineFor(routes, files)
+    const slow = engine.handleNow(request('/v1/slow'), null)
+    expect(slow).toBeInstanceOf(Promise)
+    await expect(slow).resolves.toMatchObject({ matched: true, info: { file: 'all.json' } })
+
+    const form = new FormData()
+    form.set('member[state]', 'OH')
+    const multipart = new Request('http://localhost/v1/claims', { method: 'POST', body: form })
+    const bytes = new Uint8Array(await multipart.clone().arrayBuffer())
+    const parsed = engine.handleNow(fromFetchRequest(multipart), bytes)
+    expect(parsed).toBeInstanceOf(Promise)
+    await expect(parsed).resolves.toMatchObject({ matched: true, info: { file: 'ohio.json' } })
+
+    const missing = engine.handleNow(request('/v1/missing'), null)
+    expect(missing).toBeInstanceOf(Promise)
+    await expect(missing).resolves.toMatchObject({ matched: true, response: { status: 404 } })
+  })
+})
