@@ -107,5 +107,8 @@ describe('README: the isomorphic core', () => {
     expect(result.matched && [result.response.status, result.info.file]).toEqual([200, 'admins.json'])
     const missing = await engine.handle(fromFetchRequest(new Request('http://x.test/v1/nope')))
     expect(!missing.matched && missing.explanation()).toContain('no route answers GET /v1/nope')
+    const now = engine.handleNow(fromFetchRequest(new Request('http://x.test/v1/users')), null)
+    expect(now).not.toBeInstanceOf(Promise)
+    expect(!(now instanceof Promise) && now.matched && now.info.file).toBe('users.json')
   })
 })
