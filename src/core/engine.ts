@@ -122,25 +122,30 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
 
     const values: RequestValues = { query: parseQuery(url.search), headers: request.headers }
     if (!BODY_METHODS.has(method)) return answer(request, url, method, route, compiled, values, handleOptions)
-    const badBody = (error: unknown): HandleResult => {
-      if (!(error instanceof BodyParseError)) throw error
-      const response = errorResponse(400, 'Bad Request', `${method} ${url.pathname}: ${error.message}. Send a well-formed body or fix the content-type header`)
-      return { matched: true, response: finish(response, request), info: { route: route.key, entry: 'body', status: 400 } }
-    }
     let parsed: unknown
     try {
       parsed = parseBodyNow(body, request.headers.get('content-type'))
     } catch (error) {
-      return badBody(error)
+      return badBody(error, request, url, method, route)
     }
     if (parsed instanceof Promise) {
-      return parsed.then((tree: unknown) => {
-        values.body = tree
-        return answer(request, url, method, route, compiled, values, handleOptions)
-      }, badBody)
+      return parsed.then(
+        (tree: unknown) => {
+          values.body = tree
+          return answer(request, url, method, route, compiled, values, handleOptions)
+        },
+        (error: unknown) => badBody(error, request, url, method, route),
+      )
     }
     values.body = parsed
     return answer(request, url, method, route, compiled, values, handleOptions)
+  }
+
+  /** The 400 of a body that does not parse (anything else is rethrown). */
+  function badBody(error: unknown, request: EngineRequest, url: URL, method: string, route: CompiledRoute): HandleResult {
+    if (!(error instanceof BodyParseError)) throw error
+    const response = errorResponse(400, 'Bad Request', `${method} ${url.pathname}: ${error.message}. Send a well-formed body or fix the content-type header`)
+    return { matched: true, response: finish(response, request), info: { route: route.key, entry: 'body', status: 400 } }
   }
 
   /** Picks the entry, steps its sequence and builds the response (a promise only when it must wait). */
