@@ -13,7 +13,7 @@ import { CONFIG_PATH, WORKER_PATH, type SerializedConfig, type SerializedSource 
 import { fetchFiles } from './fetch-files.js'
 
 /**
- * The browser's default latency in ms (DECISIONS.md, "Defaults per surface").
+ * The browser's default latency in ms (docs/behaviour.md, "Defaults per surface").
  *
  * @example
  * await startWorker({ latency: BROWSER_LATENCY * 2 })

@@ -65,7 +65,7 @@ export function compilePattern(condition: PatternCondition): RegExp {
 }
 
 /**
- * Compiles one configured condition (DECISIONS.md, "Selecting the entry"):
+ * Compiles one configured condition (docs/behaviour.md, "Selecting the entry"):
  * - a scalar is a hit when the value (or any of a repeated value) has the same text form;
  * - an array scores each configured value on its own: present -> hit, absent -> miss, and the
  *   entry is out when the key is present but holds none of them; extra values are ignored;

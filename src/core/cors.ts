@@ -1,4 +1,4 @@
-/** CORS headers (DECISIONS.md, "CORS"). Applied to every response except the admin endpoints. */
+/** CORS headers (docs/behaviour.md, "CORS"). Applied to every response except the admin endpoints. */
 
 export const ALLOWED_METHODS = 'GET,HEAD,PUT,PATCH,POST,DELETE'
 const MAX_AGE = '600'

@@ -1,6 +1,6 @@
 /**
  * The shapes of a `routes.json` file, as written by users (and by users of the old Express
- * mock server). See DECISIONS.md, "Keys allowed in a routes file".
+ * mock server). See docs/behaviour.md, "Keys allowed in a routes file".
  */
 
 /** A regular-expression match condition: `{ "pattern": "^20[0-9]{2}$", "flags": "i" }`. */

@@ -36,7 +36,7 @@ export function isInsideFolder(name: string): boolean {
 }
 
 /**
- * Checks a parsed routes file against the keys and types DECISIONS.md allows. Every problem is
+ * Checks a parsed routes file against the keys and types docs/behaviour.md allows. Every problem is
  * collected (none stops the walk), each with the file, the JSON pointer and what to do.
  *
  * @example

@@ -15,7 +15,7 @@ import { defaultDataFor, loadConfig, parseJsonFile, readRoutes, type ResolvedCon
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js'
 import type { MockyardOptions } from './options.js'
 
-/** The defaults a surface applies where the options say nothing (DECISIONS.md, "Defaults per surface"). */
+/** The defaults a surface applies where the options say nothing (docs/behaviour.md, "Defaults per surface"). */
 export interface SurfaceDefaults {
   latency: number
   watch: boolean

@@ -6,7 +6,7 @@ import { listen, middlewareOf, type Middleware, type RunningServer } from './ser
 const SERVER_DEFAULTS: SurfaceDefaults = { latency: 250, watch: true, logLevel: 'info', bundled: true }
 
 /**
- * The embedding interface of the old Express mock server (seed 4.1): construct with a config
+ * The embedding interface of the old Express mock server: construct with a config
  * file path or an options object, then `start()` or `middleware()`. Options given to `start()`
  * or `middleware()` override the constructor's. Without any routes it serves the bundled mocks.
  *

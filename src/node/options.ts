@@ -15,7 +15,7 @@ export interface MockyardPlugin {
 export type UnhandledRequestStrategy = 'error' | 'warn' | 'bypass'
 
 /**
- * mockyard's options (seed 2.1 plus the additions of DECISIONS.md). Every option is optional;
+ * mockyard's options (see docs/behaviour.md, "Options"). Every option is optional;
  * the defaults depend on the surface (see the README's table).
  */
 export interface MockyardOptions {

@@ -1,5 +1,5 @@
 /**
- * The date format of the notifications endpoint (DECISIONS.md, "Notifications": dates are written
+ * The date format of the notifications endpoint (docs/behaviour.md, "Notifications": dates are written
  * like `2018-01-26T19:31:03.000+0000`).
  */
 import { formatMessage } from '../core/errors.js'

@@ -1,6 +1,6 @@
 /**
  * The notifications endpoint as one function from a Fetch `Request` to a `Response`
- * (DECISIONS.md, "Notifications"). The msw handlers wrap it; tests can call it directly.
+ * (docs/behaviour.md, "Notifications"). The msw handlers wrap it; tests can call it directly.
  */
 import { HttpResponse } from 'msw'
 import { formatMessage } from '../core/errors.js'
@@ -333,10 +333,10 @@ async function update(request: Request, id: string, store: NotificationsStore, o
 const ALLOWED_METHODS = { list: ['GET', 'DELETE'], item: ['PUT', 'PATCH'] } as const
 
 /**
- * Answers one request to the notifications endpoint; the whole behaviour of DECISIONS.md,
+ * Answers one request to the notifications endpoint; the whole behaviour of docs/behaviour.md,
  * "Notifications", without msw's machinery:
  *
- * - `GET {basePath}/v1/notifications` (and `{basePath}/notifications`): the list of seed 2.4.
+ * - `GET {basePath}/v1/notifications` (and `{basePath}/notifications`): the list.
  *   The current user is `X-Mock-User`, else `defaultUser`. `to.userId`/`to.userSource` need
  *   `X-Mock-Support: true` (else 403) and then select whose notifications are listed.
  *   `links.self.href` is the request URL as received.

@@ -1,6 +1,6 @@
 /**
  * `mockyard/notifications`: msw request handlers for `GET /api/v1/notifications` and its
- * DELETE/PUT/PATCH extensions, over an in-memory store (DECISIONS.md, "Notifications"). Works
+ * DELETE/PUT/PATCH extensions, over an in-memory store (docs/behaviour.md, "Notifications"). Works
  * with msw 2.13.5+ and msw 3, on every surface that takes msw handlers: `setupServer`, a config
  * file's `handlers`, the HTTP listener, the middleware and the browser worker.
  */

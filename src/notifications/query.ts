@@ -1,5 +1,5 @@
 /**
- * Reading the query of `GET /api/v1/notifications` (DECISIONS.md, "Notifications").
+ * Reading the query of `GET /api/v1/notifications` (docs/behaviour.md, "Notifications").
  */
 import { formatMessage } from '../core/errors.js'
 import { NOTIFICATION_SORT_FIELDS, type NotificationSortField, type NotificationsErrorBody, type NotificationsQuery } from './types.js'
@@ -94,7 +94,7 @@ function wholeNumber(params: URLSearchParams, name: string, fallback: number, mi
 }
 
 /**
- * Parses the query of a list request and applies the defaults. Rules (DECISIONS.md,
+ * Parses the query of a list request and applies the defaults. Rules (docs/behaviour.md,
  * "Notifications"):
  *
  * - `to.userId` and `nature` may repeat, and may be written `to.userId[]` / `nature[]`; every
@@ -108,7 +108,7 @@ function wholeNumber(params: URLSearchParams, name: string, fallback: number, mi
  * - `offset`: a whole number of 0 or more (default 0); `limit`: 1 to 1000 (default 50).
  * - Unknown parameters (cache busters) are ignored.
  *
- * Parameters are checked in the order of the seed's table (`to.userSource`, `to.userId`,
+ * Parameters are checked in a fixed order (`to.userSource`, `to.userId`,
  * `nature`, `type`, `topic`, the booleans, `sortBy`, `sortDirection`), then `offset` and
  * `limit`; the first bad one is reported.
  *

@@ -1,5 +1,5 @@
 /**
- * The shapes of the notifications endpoint (seed 2.3, 2.4, 4.2; DECISIONS.md, "Notifications").
+ * The shapes of the notifications endpoint (docs/behaviour.md, "Notifications").
  * Types and constants only: no msw, no Node, so `mockyard/notifications/fixtures` can re-export
  * them to plain unit tests.
  */
@@ -35,7 +35,7 @@ export interface NotificationSource {
 }
 
 /**
- * A notification as the store holds it: every field of seed 2.3, the recipient `to` and, when
+ * A notification as the store holds it: every field of the list response, the recipient `to` and, when
  * it has any, its `sources`. Dates are written like `2018-01-26T19:31:03.000+0000`
  * (milliseconds, zone offset without a colon); see `formatNotificationDate`.
  *
@@ -87,7 +87,7 @@ export interface Notification {
 export type ListedNotification = Omit<Notification, 'to' | 'sources'> & { sources?: NotificationSource[] }
 
 /**
- * The body of `GET /api/v1/notifications` (seed 2.4).
+ * The body of `GET /api/v1/notifications`.
  *
  * @example
  * const body = (await (await fetch('http://localhost/api/v1/notifications')).json()) as NotificationsListResponse

@@ -1,6 +1,6 @@
 /**
  * DELETE ?topicId=, PUT/PATCH /:id through real msw, and `server.resetHandlers()` undoing them
- * (DECISIONS.md, "Notifications" and "Reset").
+ * (docs/behaviour.md, "Notifications" and "Reset").
  */
 import { getResponse } from 'msw'
 import { setupServer } from 'msw/node'

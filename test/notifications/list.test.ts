@@ -1,6 +1,6 @@
 /**
  * GET /api/v1/notifications through real msw (`setupServer` + global fetch): filters, defaults,
- * sorting, paging, links, support users and every 400 (DECISIONS.md, "Notifications").
+ * sorting, paging, links, support users and every 400 (docs/behaviour.md, "Notifications").
  */
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * DECISIONS.md, "Errors and limits" (a broken configuration) and EXAMPLES.md, "Config errors":
+ * docs/behaviour.md, "Errors and limits" (a broken configuration) and its config errors example:
  * one ConfigError at load naming, for every problem, the file, the JSON path and what to do.
  */
 import { join } from 'node:path'
@@ -40,7 +40,7 @@ function expectWellFormed(error: ConfigError): void {
 
 const pointers = (error: ConfigError) => error.problems.map((p) => p.pointer).sort()
 
-describe('the Config errors example of EXAMPLES.md', () => {
+describe('the config errors example', () => {
   it('one error naming routes.json and the three JSON paths, each with what to do', async () => {
     const mocks = writeMocks(
       `{

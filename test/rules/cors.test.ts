@@ -1,4 +1,4 @@
-/** DECISIONS.md, "CORS". */
+/** docs/behaviour.md, "CORS". */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'

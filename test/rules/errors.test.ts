@@ -1,4 +1,4 @@
-/** DECISIONS.md, "Errors and limits" (the listener's answers; config errors: config-errors.test.ts). */
+/** docs/behaviour.md, "Errors and limits" (the listener's answers; config errors: config-errors.test.ts). */
 import { Agent, createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'

@@ -1,5 +1,5 @@
 /**
- * The in-process surface (msw handlers): DECISIONS.md, "Reset" (msw's resetHandlers restarts
+ * The in-process surface (msw handlers): docs/behaviour.md, "Reset" (msw's resetHandlers restarts
  * sequences) and "CORS" (OPTIONS answered only on a configured route; others fall through).
  */
 import { http, HttpResponse } from 'msw'

@@ -1,5 +1,5 @@
 /**
- * DECISIONS.md, "Route table" (several routes files, plugins) and "Errors and limits" (live
+ * docs/behaviour.md, "Route table" (several routes files, plugins) and "Errors and limits" (live
  * reload keeps the last good table), over real files.
  */
 import { writeFileSync } from 'node:fs'

@@ -1,4 +1,4 @@
-/** DECISIONS.md, "Building the response". */
+/** docs/behaviour.md, "Building the response". */
 import { Agent } from 'node:http'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { RoutesConfig } from 'mockyard'

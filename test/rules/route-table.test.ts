@@ -1,4 +1,4 @@
-/** DECISIONS.md, "Route table". */
+/** docs/behaviour.md, "Route table". */
 import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { compileRoutes, createEngine, memoryFiles } from 'mockyard'

@@ -1,4 +1,4 @@
-/** DECISIONS.md, "Keys allowed in a routes file". */
+/** docs/behaviour.md, "Keys allowed in a routes file". */
 import { afterAll, describe, expect, it } from 'vitest'
 import { ConfigError, validateRoutes, type RoutesConfig } from 'mockyard'
 import { startMockServer } from 'mockyard/node'
@@ -44,7 +44,7 @@ describe('method key values', () => {
 })
 
 describe('allowed and unknown keys', () => {
-  /** Every key DECISIONS.md allows, at every level. */
+  /** Every key docs/behaviour.md allows, at every level. */
   const allKeys: RoutesConfig = {
     'v1/all': {
       file: 'a.json',

@@ -1,4 +1,4 @@
-/** DECISIONS.md, "Selecting the entry (scoring)". */
+/** docs/behaviour.md, "Selecting the entry (scoring)". */
 import { describe, expect, it } from 'vitest'
 import { engineFor, fileOf, form, json, named, send } from './support.js'
 

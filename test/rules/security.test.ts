@@ -1,4 +1,4 @@
-/** DECISIONS.md, "Security" (and the sessions of "Sequences" over HTTP). */
+/** docs/behaviour.md, "Security" (and the sessions of "Sequences" over HTTP). */
 import { writeFileSync } from 'node:fs'
 import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-/** DECISIONS.md, "Sequences (`response` arrays)" and "Reset". */
+/** docs/behaviour.md, "Sequences" and "Reset". */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'

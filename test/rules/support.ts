@@ -1,5 +1,5 @@
 /**
- * Helpers of the rule tests (DECISIONS.md, one test per rule): an engine over routes held in
+ * Helpers of the rule tests (docs/behaviour.md, one test per rule): an engine over routes held in
  * memory, a logger that records what it is told, temporary mock folders, and raw HTTP requests
  * (for paths `fetch` would normalise and for headers it would not let through).
  */
