@@ -1,7 +1,7 @@
 /**
  * One behaviour contract, run against every surface (in process, HTTP listener, middleware in
  * express and connect, MockServer, Vitest helper, browser worker): every
- * the examples of docs/behaviour.md, so the surfaces provably agree.
+ * example of docs/behaviour.md, so the surfaces provably agree.
  */
 import { fileURLToPath } from 'node:url'
 
