@@ -12,8 +12,7 @@
  * measures again once the interception is disposed (msw: server.close()).
  *
  * Requests never leave the process: every request is answered by the mock.
- * Imports `src/node/intercept.ts` directly through Node's type stripping (Node >= 22.18 / 24);
- * the (e) cases load mockyard from `dist/` (`npm run build` first).
+ * Every case loads mockyard from `dist/` (`npm run build` first).
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -94,7 +93,9 @@ function directCase(pkg) {
 function mockyardCase(pkg, client) {
   return async () => {
     const { handlers, getResponse } = await handlersOf(pkg)
-    const { startInterception } = await import('../src/node/intercept.ts')
+    const { startInterception } = await import('../dist/node/interception/index.js').catch((error) => {
+      throw new Error(`build mockyard first (npm run build): ${error.message}`)
+    })
     const interception = startInterception({ resolve: (request) => getResponse(handlers, request), strategy: 'error' })
     return { request: client === 'fetch' ? viaFetch : viaHttpGet, stop: () => interception.dispose() }
   }
@@ -144,7 +145,9 @@ function setupServerCase(pkg, client) {
 /** The interception's own cost: resolve() answers every request with a fresh `Response.json()`. */
 function staticCase() {
   return async () => {
-    const { startInterception } = await import('../src/node/intercept.ts')
+    const { startInterception } = await import('../dist/node/interception/index.js').catch((error) => {
+      throw new Error(`build mockyard first (npm run build): ${error.message}`)
+    })
     const interception = startInterception({ resolve: async () => Response.json({ ok: true }), strategy: 'error' })
     return { request: viaFetch, stop: () => interception.dispose() }
   }

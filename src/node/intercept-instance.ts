@@ -7,7 +7,7 @@
 import { toFetchResponse } from '../core/fetch.js'
 import { formatMessage } from '../core/errors.js'
 import { surfaceRequestFromFetch, type Instance } from './instance.js'
-import { startInterception, type Interception } from './intercept.js'
+import { startInterception, type Interception } from './interception/index.js'
 
 export interface InstanceInterception extends Interception {
   /**

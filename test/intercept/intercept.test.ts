@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import * as msw3 from 'msw'
 import * as msw2 from 'msw2'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { startInterception, type Interception, type InterceptionOptions } from '../../src/node/intercept.js'
+import { startInterception, type Interception, type InterceptionOptions } from '../../src/node/interception/index.js'
 import { interceptInstance } from '../../src/node/intercept-instance.js'
 import { createInstance } from '../../src/node/instance.js'
 
@@ -425,7 +425,7 @@ describe('fetch', () => {
     const response = await fetch(`${realOrigin}/warned`, { method: 'POST', body: 'kept', signal: new AbortController().signal })
     expect(await response.text()).toBe('real POST /warned kept')
     expect(response.url).toBe(`${realOrigin}/warned`)
-    expect(warn).toHaveBeenCalledWith(`mockyard: no mock answers POST ${realOrigin}/warned`)
+    expect(warn).toHaveBeenCalledWith(`[mockyard] no mock answers POST ${realOrigin}/warned.`)
   })
 
   it('dispose() puts back the very same fetch; a fetch replaced after start is left alone and only forwards', async () => {
@@ -492,7 +492,7 @@ describe('interceptInstance (what setupMockServer runs)', () => {
       const response = await fetch('http://any.test/v1/users')
       expect(response.status).toBe(200)
       expect(response.url).toBe('http://any.test/v1/users')
-      expect(await response.json()).toBeTruthy()
+      expect(await response.json()).toEqual({ overridden: 'from its own data folder' })
       expect(instance.log.list()).toHaveLength(1)
       expect(await getVia(http.get, 'http://any.test/v1/users')).toMatchObject({ status: 200 })
 

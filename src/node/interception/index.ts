@@ -1,0 +1,197 @@
+/**
+ * In-process request interception for test runners (Vitest, node:test): global `fetch`, Node's
+ * `http`/`https` clients (`http.get`, `http.request`, `new http.ClientRequest`: what axios's
+ * Node adapter uses) and a global `XMLHttpRequest` when one exists (jsdom, happy-dom).
+ *
+ * - `fetch`: mockyard's own patch (patch-fetch.ts, with fetch's behaviour for mocked responses in
+ *   fetch-semantics.ts).
+ * - `http`/`https` and `XMLHttpRequest`: `@mswjs/interceptors` 0.41's ClientRequest and
+ *   XMLHttpRequest interceptors, with a workaround for a parser leak of the former
+ *   (client-request-parsers.ts).
+ *
+ * Why not msw 3's `setupServer` or the interceptors 0.45 it ships, with figures: bench/README.md.
+ */
+import { syncBuiltinESMExports } from 'node:module'
+import { BatchInterceptor } from '@mswjs/interceptors'
+import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest'
+import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest'
+import { formatMessage } from '../../core/errors.js'
+import { closeParsersWithSocket } from './client-request-parsers.js'
+import { currentFetchClasses } from './fetch-semantics.js'
+import { patchFetch } from './patch-fetch.js'
+
+export type UnhandledStrategy = 'error' | 'warn' | 'bypass'
+
+export interface InterceptionOptions {
+  /**
+   * Answers a request, or undefined when nothing matches. It gets its own copy of the request
+   * (the body can be read). A throw (or a rejection) becomes a 500 response whose JSON body
+   * names the error, as in msw; a thrown `Response` is sent as the answer.
+   */
+  resolve(request: Request): Promise<Response | undefined>
+  /** Called for each request resolve() did not answer (after the strategy acted). */
+  onUnhandled?(request: Request): void
+  /**
+   * What happens to a request resolve() did not answer:
+   * - 'error': the request fails with a network error whose message is `explain(request)`
+   *   (fetch rejects with that TypeError; http/https requests emit it as their 'error' event;
+   *   XMLHttpRequest fires 'error');
+   * - 'warn': `warn(explain(request))`, then the request goes to the real network;
+   * - 'bypass': the request goes to the real network silently.
+   */
+  strategy: UnhandledStrategy
+  /** Why nothing answered. Default: `[mockyard] no mock answers GET http://host/path.` */
+  explain?(request: Request): string | Promise<string>
+  /** Where 'warn' prints. Default: `console.warn`. */
+  warn?(message: string): void
+}
+
+export interface Interception {
+  /**
+   * Restores fetch, http/https and XMLHttpRequest. Idempotent. When something replaced
+   * `globalThis.fetch` after the interception started (a spy wrapping it, another mock), that
+   * replacement stays in place and the interception's fetch only forwards to the fetch it found.
+   */
+  dispose(): Promise<void> | void
+}
+
+/**
+ * The interception applied in this global scope: at most one per process. Kept on `globalThis`
+ * (not in a module variable) so that two copies of this module (a test importing the sources
+ * beside the built package) still see each other's.
+ */
+const ACTIVE = Symbol.for('mockyard.interception')
+
+function activeInterception(): { dispose(): void } | undefined {
+  return Reflect.get(globalThis, ACTIVE) as { dispose(): void } | undefined
+}
+
+function setActiveInterception(handle: { dispose(): void } | undefined): void {
+  if (handle === undefined) Reflect.deleteProperty(globalThis, ACTIVE)
+  else Reflect.set(globalThis, ACTIVE, handle)
+}
+
+/**
+ * Where @mswjs/interceptors 0.41 (msw 2) keeps the interceptors it applied; 0.45 (msw 3) keeps
+ * them in `globalThis.__MSW_INTERCEPTORS_REGISTRY` instead.
+ */
+const FOREIGN_SYMBOLS = ['fetch-interceptor', 'client-request-interceptor', 'xhr-interceptor']
+
+function defaultExplain(request: Request): string {
+  return formatMessage(`no mock answers ${request.method} ${request.url}.`)
+}
+
+/** A copy whose body can be consumed without touching the original (needed to pass it through). */
+function copyOf(request: Request): Request {
+  return request.body === null ? request : request.clone()
+}
+
+/** Errors of the caller's callbacks must neither be lost nor corrupt the request's handling. */
+function rethrowLater(error: unknown): void {
+  setImmediate(() => {
+    throw error
+  })
+}
+
+/**
+ * Starts intercepting requests to any host. Only one interception can be active at a time:
+ * dispose the previous one first.
+ *
+ * @example
+ * const interception = startInterception({
+ *   resolve: (request) => getResponse(handlers, request),
+ *   strategy: 'error',
+ * })
+ * // ... fetch('http://api.test/users') is answered in process ...
+ * await interception.dispose()
+ */
+export function startInterception(options: InterceptionOptions): Interception {
+  if (activeInterception() !== undefined) {
+    throw new Error(formatMessage('an interception is already active in this process: only one can intercept at a time. Dispose of the first one (or stop its setupMockServer) before starting another.'))
+  }
+  // An msw `setupServer` (or any @mswjs/interceptors user) already patched fetch or http: the
+  // interceptors would silently add our listener to its instance, and both would answer.
+  const foreign = FOREIGN_SYMBOLS.filter((name) => Reflect.get(globalThis, Symbol.for(name)) !== undefined)
+  const registry = Reflect.get(globalThis, '__MSW_INTERCEPTORS_REGISTRY') as Map<symbol, { readyState?: unknown }> | undefined
+  for (const [symbol, instance] of registry ?? []) {
+    if (instance?.readyState === 'ACTIVE') foreign.push(symbol.description ?? 'interceptor')
+  }
+  if (foreign.length > 0) {
+    throw new Error(
+      formatMessage(`another request interception is active (${foreign.join(', ')}; an msw setupServer?). Close it before starting mockyard's, or give mockyard's handlers to it (createHandlers).`),
+    )
+  }
+  const { resolve, onUnhandled, strategy, explain = defaultExplain } = options
+  const warn = options.warn ?? ((message: string) => console.warn(message))
+  if (strategy !== 'error' && strategy !== 'warn' && strategy !== 'bypass') {
+    throw new TypeError(formatMessage(`unknown unhandled-request strategy ${JSON.stringify(strategy)}. Use 'error', 'warn' or 'bypass'.`))
+  }
+
+  const explainSafely = async (request: Request): Promise<string> => {
+    try {
+      return await explain(copyOf(request))
+    } catch (error) {
+      return `${defaultExplain(request)} (explain() failed: ${error instanceof Error ? error.message : String(error)})`
+    }
+  }
+
+  const unhandled = async (request: Request): Promise<TypeError | undefined> => {
+    let failure: TypeError | undefined
+    if (strategy === 'error') {
+      failure = new TypeError(await explainSafely(request))
+    } else if (strategy === 'warn') {
+      const message = await explainSafely(request)
+      try {
+        warn(message)
+      } catch (error) {
+        rethrowLater(error)
+      }
+    }
+    if (onUnhandled) {
+      try {
+        onUnhandled(copyOf(request))
+      } catch (error) {
+        rethrowLater(error)
+      }
+    }
+    return failure
+  }
+
+  const interceptor = new BatchInterceptor({
+    name: 'mockyard-interception',
+    interceptors: [new ClientRequestInterceptor(), new XMLHttpRequestInterceptor()],
+  })
+
+  interceptor.on('request', async ({ request, controller }) => {
+    closeParsersWithSocket(request)
+    // `request` itself stays unread so that it can still go to the network.
+    const response = await resolve(copyOf(request))
+    if (response !== undefined) {
+      controller.respondWith(response)
+      return
+    }
+    const failure = await unhandled(request)
+    // 'warn' and 'bypass': returning without an answer lets the request through.
+    if (failure) controller.errorWith(failure)
+  })
+
+  // Taken before the ClientRequest interceptor replaces the globals with recording Proxies.
+  const unpatchFetch = patchFetch({ resolve, unhandled }, currentFetchClasses())
+  interceptor.apply()
+  // `import { get } from 'node:http'` bindings only follow the patched module objects after this.
+  syncBuiltinESMExports()
+
+  let disposed = false
+  const handle = {
+    dispose(): void {
+      if (disposed) return
+      disposed = true
+      unpatchFetch?.()
+      interceptor.dispose()
+      syncBuiltinESMExports()
+      if (activeInterception() === handle) setActiveInterception(undefined)
+    },
+  }
+  setActiveInterception(handle)
+  return handle
+}
