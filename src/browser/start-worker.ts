@@ -5,7 +5,7 @@ import { createEngine, type Engine } from '../core/engine.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { explainUnmatched } from '../core/explain.js'
 import { memoryFiles } from '../core/memory-files.js'
-import { bodyText, createRequestLog, redactHeaders, type RequestFilter, type RequestRecord } from '../core/request-log.js'
+import { createRequestLog, type RequestFilter, type RequestRecord } from '../core/request-log.js'
 import type { FileSource, Logger } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { MockyardHandler } from '../msw/index.js'
@@ -213,8 +213,8 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
         time,
         method: request.method.toUpperCase(),
         url: request.url,
-        headers: redactHeaders(request.headers),
-        body: bodyText(bytes),
+        headers: request.headers,
+        body: bytes,
         session: '',
         durationMs: Math.max(0, Date.now() - started),
         ...fields,

@@ -90,6 +90,14 @@ test.describe('the Vite app', () => {
     expect(first!.body).toContain('filename="receipt.pdf"')
   })
 
+  test('the request log keeps 64 KB of a large body and counts the rest', async ({ page }) => {
+    await openApp(page)
+    const size = 100 * 1024
+    await page.evaluate((n) => (window as unknown as AppWindow).call('/v1/payments', { method: 'POST', body: 'x'.repeat(n), headers: { 'content-type': 'text/plain' } }), size)
+    const [record] = await page.evaluate(() => (window as unknown as AppWindow).mocks.requests({ method: 'POST' }))
+    expect(record!.body).toBe(`${'x'.repeat(64 * 1024)}… [${size - 64 * 1024} more bytes]`)
+  })
+
   test('an entry chosen by a request header', async ({ page }) => {
     await openApp(page)
     const call = (headers: Record<string, string>) => page.evaluate((h) => (window as unknown as AppWindow).call('/v1/profile', { headers: h }), headers)
