@@ -65,6 +65,11 @@ export interface Interception {
   dispose(): Promise<void> | void
 }
 
+/** `startInterception()` while another mockyard interception is active. */
+export class InterceptionActiveError extends Error {
+  override name = 'InterceptionActiveError'
+}
+
 /** The interception currently applied: there is at most one per process (per global scope). */
 let active: { dispose(): void } | undefined
 
@@ -377,7 +382,7 @@ function patchFetch(wiring: Wiring): (() => void) | undefined {
  */
 export function startInterception(options: InterceptionOptions): Interception {
   if (active) {
-    throw new Error('mockyard: an interception is already active; dispose() it before starting another one')
+    throw new InterceptionActiveError('mockyard: an interception is already active; dispose() it before starting another one')
   }
   // An msw `setupServer` (or any @mswjs/interceptors user) already patched fetch or http: the
   // interceptors would silently add our listener to its instance, and both would answer.
