@@ -52,7 +52,6 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
         formatMessage(
           'setupMockServer() is already intercepting requests in this test file: it was called twice (a setup file and the test file both call it?), and only one can be active at a time. Keep one call: either in the setup file (export its handle for the tests), or in each test file.',
         ),
-        { cause: error },
       )
     }
   })
