@@ -197,7 +197,7 @@ export async function resolveConfig(
     if (unknown.length === 0) return { ...(await resolveConfig(BUNDLED_CONFIG, { extraNames }, { ...input, ...overrides })), bundled: true }
     const resolved = await resolveConfig(input, { extraNames }, overrides)
     for (const warning of resolved.warnings) {
-      if (warning.pointer.split('/').length === 2) warning.fix += ' No routes are served: the bundled example mocks are used only when the options carry no unknown name.'
+      if (warning.pointer.split('/').length === 2) warning.fix += ' The bundled example mocks are served only when the options carry no unknown name.'
     }
     return resolved
   }
@@ -261,6 +261,10 @@ export async function resolveConfig(
       routes.push({ routes: value, label: `${configFile ?? 'options'}#/routes${Array.isArray(options.routes) ? `/${index}` : ''}`, data: options.data ?? base })
     }
   })
+  if (routes.length === 0 && handlers.length === 0) {
+    // An unknown name is then likely the misspelt routes option: say what it leads to.
+    for (const warning of warnings) if (warning.pointer.split('/').length === 2) warning.fix += ' No routes are served.'
+  }
   return { options, configFile, routes, handlers, problems, warnings, bundled: false }
 }
 

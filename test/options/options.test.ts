@@ -156,10 +156,19 @@ describe('a misspelt routes option', () => {
     const logs = captureLogs()
     const { url } = await startServer({ rotues: 'mocks/routes.json', latency: 0, logProvider: logs.logProvider } as MockyardOptions)
     expect(logs.warn).toEqual([
-      '[mockyard] options#/rotues: unknown option "rotues", ignored. Did you mean "routes"? No routes are served: the bundled example mocks are used only when the options carry no unknown name.',
+      '[mockyard] options#/rotues: unknown option "rotues", ignored. Did you mean "routes"? No routes are served. The bundled example mocks are served only when the options carry no unknown name.',
     ])
     expect(logs.info.join('\n')).not.toContain('bundled')
     expect((await fetch(`${url}/v1/users`)).status).toBe(404)
+  })
+
+  it('in a config file that serves nothing, the warning says no routes are served', async () => {
+    const mocks = writeMocks({ 'v1/x': { file: 'a.json' } }, named('a.json'))
+    const config = join(mocks.dir, 'config.json')
+    writeFileSync(config, JSON.stringify({ rotues: './routes.json', latency: 0, host: '127.0.0.1' }))
+    const { logs, url } = await startServer(config)
+    expect(logs.warn).toEqual([`[mockyard] ${config}#/rotues: unknown option "rotues", ignored. Did you mean "routes"? No routes are served.`])
+    expect((await fetch(`${url}/v1/x`)).status).toBe(404)
   })
 
   it('options without any unknown name and without routes still serve the bundled mocks', async () => {

@@ -30,7 +30,7 @@ describe('the Vite plugin checks its options as every surface does', () => {
     expect(config.sources).toEqual([])
     expect(config.error).toBeUndefined()
     expect(logs.warn).toEqual([
-      '[mockyard] options#/rotues: unknown option "rotues", ignored. Did you mean "routes"? No routes are served: the bundled example mocks are used only when the options carry no unknown name.',
+      '[mockyard] options#/rotues: unknown option "rotues", ignored. Did you mean "routes"? No routes are served. The bundled example mocks are served only when the options carry no unknown name.',
     ])
     expect(config.warnings).toEqual(logs.warn)
     expect(logs.info.join('\n')).not.toContain('bundled')
