@@ -65,7 +65,13 @@ export interface Interception {
   dispose(): Promise<void> | void
 }
 
-/** `startInterception()` while another mockyard interception is active. */
+/**
+ * `startInterception()` while another mockyard interception is active (`setupMockServer()`
+ * turns it into an explanation).
+ *
+ * @example
+ * try { startInterception(options) } catch (error) { if (error instanceof InterceptionActiveError) ... }
+ */
 export class InterceptionActiveError extends Error {
   override name = 'InterceptionActiveError'
 }

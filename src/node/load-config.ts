@@ -303,6 +303,10 @@ export async function loadConfig(
 /**
  * Reads the routes files of resolved options; throws one `ConfigError` with the problems of the
  * options, the plugins and the routes files together.
+ *
+ * @example
+ * const config = await resolveConfig('mocks/config.js')
+ * const { sources, warnings } = await readResolvedRoutes(config, (data) => folderFiles(data))
  */
 export async function readResolvedRoutes(config: ResolvedConfig, filesFor: (data: string) => FolderFiles): Promise<ReadRoutesResult> {
   const problems = [...config.problems]

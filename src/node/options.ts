@@ -203,7 +203,12 @@ export function validateOptions(options: unknown, file: string, extraNames: read
   return { errors: problems, warnings, unknown }
 }
 
-/** A copy of the options without the unknown and ignored names (what the surfaces then use). */
+/**
+ * A copy of the options without the unknown and ignored names (what the surfaces then use).
+ *
+ * @example
+ * knownOptions({ latency: 0, user: null, latancy: 5 }) // { latency: 0 }
+ */
 export function knownOptions<T extends object>(options: T, extraNames: readonly string[] = []): T {
   const known = new Set<string>([...OPTION_NAMES, ...extraNames])
   return Object.fromEntries(Object.entries(options).filter(([key]) => known.has(key))) as T
