@@ -6,6 +6,7 @@ import { parseArgs, styleText } from 'node:util'
 import { ConfigError } from '../core/errors.js'
 import { createInstance } from '../node/instance.js'
 import { BUNDLED_CONFIG, findConfigFile } from '../node/load-config.js'
+import { closestName } from '../node/closest-name.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from '../node/logger.js'
 import type { MockyardOptions } from '../node/options.js'
 import { listen, packageInfo } from '../node/server.js'
@@ -46,30 +47,42 @@ function integer(name: string, value: string | undefined): number | undefined {
   return Number(value)
 }
 
+const FLAGS = {
+  config: { type: 'string', short: 'c' },
+  routes: { type: 'string', short: 'r', multiple: true },
+  data: { type: 'string', short: 'd' },
+  plugin: { type: 'string', multiple: true },
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  latency: { type: 'string', short: 'l' },
+  context: { type: 'string' },
+  limit: { type: 'string' },
+  watch: { type: 'boolean' },
+  log: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const
+
+/**
+ * The message for flags parseArgs refuses: an unknown long flag gets the closest known one
+ * (`--prot`: did you mean `--port`?), as an unknown option does (docs/behaviour.md, "Options").
+ */
+function flagError(error: Error & { code?: string }): string {
+  const flag = /'(-[^' ]*)/.exec(error.message)?.[1]
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
+    const names = [...Object.keys(FLAGS), 'no-watch']
+    const close = flag.startsWith('--') ? closestName(flag.slice(2).split('=')[0]!, names) : undefined
+    return `[mockyard] unknown flag ${flag}: ${close ? `did you mean --${close}?` : 'mockyard has no such flag.'} Run mockyard --help for the flags.`
+  }
+  return `[mockyard] ${error.message.replace(/\.$/, '')}. Run mockyard --help for the flags.`
+}
+
 async function main(argv: string[]): Promise<void> {
   let parsed
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowNegative: true,
-      options: {
-        config: { type: 'string', short: 'c' },
-        routes: { type: 'string', short: 'r', multiple: true },
-        data: { type: 'string', short: 'd' },
-        plugin: { type: 'string', multiple: true },
-        port: { type: 'string', short: 'p' },
-        host: { type: 'string' },
-        latency: { type: 'string', short: 'l' },
-        context: { type: 'string' },
-        limit: { type: 'string' },
-        watch: { type: 'boolean' },
-        log: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    })
+    parsed = parseArgs({ args: argv, allowNegative: true, options: FLAGS })
   } catch (error) {
-    fail(`[mockyard] ${(error as Error).message}. Run mockyard --help for the options.`)
+    fail(flagError(error as Error))
   }
   const { values } = parsed
   if (values.help) {

@@ -8,7 +8,7 @@ export { createInstance, type Instance, type SurfaceDefaults, type Outcome } fro
 export { resolveConfig, readRoutes, findConfigFile, BUNDLED_MOCKS, type ResolvedConfig } from './load-config.js'
 export { folderFiles, type FolderFiles } from './folder-files.js'
 export { createLogger, LOG_LEVELS, type LogLevel } from './logger.js'
-export { parseSize, validateOptions, type MockyardOptions, type MockyardPlugin, type UnhandledRequestStrategy } from './options.js'
+export { parseSize, validateOptions, IGNORED_OPTION_NAMES, type OptionsCheck, type MockyardOptions, type MockyardPlugin, type UnhandledRequestStrategy } from './options.js'
 export { SESSION_HEADER } from './node-handler.js'
 export { ConfigError, type ConfigProblem } from '../core/errors.js'
 export type { RequestRecord, RequestFilter } from '../core/request-log.js'

@@ -22,6 +22,8 @@ export interface SurfaceDefaults {
   logLevel: LogLevel
   /** Serve the bundled mocks when no routes, plugins or config file are given. */
   bundled?: boolean
+  /** Print option warnings even when `logLevel` hides warnings (surfaces quiet by default; docs/behaviour.md, "Options"). */
+  warnOptions?: boolean
 }
 
 /** A request as every node surface hands it over: the engine's view plus a lazy Fetch `Request`. */
@@ -123,6 +125,8 @@ export async function createInstance(
   const watching = options.watch ?? defaults.watch
   settings.watch = watching
   if (watching) for (const files of folders.values()) files.watch()
+  const optionLogger = defaults.warnOptions && !options.logProvider && LOG_LEVELS.indexOf(defaults.logLevel) < LOG_LEVELS.indexOf('warn') ? createLogger('warn') : logger
+  for (const warning of config.warnings) optionLogger.warn(formatMessage(formatProblem(warning)))
   for (const warning of loaded.warnings) logger.warn(formatMessage(formatProblem(warning)))
   let baseSources: RouteSource[] = loaded.sources
   const engineOptions = { latency: options.latency ?? defaults.latency, pluginContext: options.pluginContext, logger }

@@ -3,13 +3,14 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { resolve as resolveImport } from 'import-meta-resolve'
 import type { RequestHandler } from 'msw'
 import type { RouteSource } from '../core/compile-routes.js'
 import { ConfigError, toPointer, type ConfigProblem } from '../core/errors.js'
 import type { RoutesConfig } from '../core/types.js'
 import { listFiles, validateRoutes } from '../core/validate-routes.js'
 import type { FolderFiles } from './folder-files.js'
-import { validateOptions, type MockyardOptions, type MockyardPlugin } from './options.js'
+import { knownOptions, validateOptions, type MockyardOptions, type MockyardPlugin } from './options.js'
 
 /** The folder of the bundled example mocks (`mocks/` of this package). */
 export const BUNDLED_MOCKS = fileURLToPath(new URL('../../mocks/', import.meta.url))
@@ -34,6 +35,18 @@ export interface ResolvedConfig {
   handlers: RequestHandler[]
   /** Problems of the options and plugins (`loadConfig` throws them with the routes' ones). */
   problems: ConfigProblem[]
+  /** Warnings about the options: unknown names (docs/behaviour.md, "Options"). */
+  warnings: ConfigProblem[]
+  /** Whether the bundled example mocks are served (nothing to serve was named). */
+  bundled: boolean
+}
+
+/** How `resolveConfig` treats options that name nothing to serve, and names a surface adds. */
+export interface ResolveSettings {
+  /** Serve the bundled example mocks when no routes, plugins, handlers or config file are named. */
+  bundled?: boolean
+  /** Names the surface accepts besides the options (the Vite plugin's `config`, `build`). */
+  extraNames?: readonly string[]
 }
 
 /** The bundled mocks' config file. */
@@ -61,6 +74,8 @@ const utf8 = new TextDecoder()
 
 /** Whether a data file's bytes parse as JSON (checked once at load). */
 function isJson(bytes: Uint8Array): boolean {
+  // An empty file is served as an empty body (the real @availity/mock-data ships one).
+  if (bytes.byteLength === 0) return true
   try {
     JSON.parse(utf8.decode(bytes))
     return true
@@ -116,27 +131,41 @@ async function readConfigFile(path: string): Promise<unknown> {
   }
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 /** The data folder to use beside a routes file: its `data` subfolder if present, else its own. */
 export function defaultDataFor(folder: string): string {
   const data = join(folder, 'data')
   return existsSync(data) ? data : folder
 }
 
+/**
+ * Resolves a plugin name the way `import()` would from a module in `from` (the config file's
+ * folder): Node's ESM resolution with its `node` and `import` conditions, nested conditions and
+ * subpath patterns included (through `import-meta-resolve`, the algorithm of
+ * `import.meta.resolve`, whose parent argument Node keeps behind a flag). A package that only
+ * has `require` entries falls back to `require.resolve`.
+ */
 function resolvePlugin(name: string, from: string): string {
   if (name.startsWith('.') || name.startsWith('/')) return resolve(from, name)
-  const require = createRequire(join(from, 'noop.js'))
+  const parent = pathToFileURL(join(from, 'noop.js')).href
   try {
-    return require.resolve(name)
-  } catch {
-    // ESM-only packages: resolve their package.json and read the import entry.
-    const pkgPath = require.resolve(`${name}/package.json`)
-    const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as { exports?: unknown; module?: string; main?: string }
-    const exp = pkg.exports as Record<string, unknown> | string | undefined
-    const root = typeof exp === 'string' ? exp : (exp?.['.'] ?? exp)
-    const entry =
-      typeof root === 'string' ? root : ((root as Record<string, unknown> | undefined)?.import ?? (root as Record<string, unknown> | undefined)?.default ?? pkg.module ?? pkg.main ?? 'index.js')
-    return resolve(dirname(pkgPath), String(entry))
+    const url = resolveImport(name, parent)
+    if (url.startsWith('file:')) return fileURLToPath(url)
+  } catch (error) {
+    try {
+      return createRequire(join(from, 'noop.js')).resolve(name)
+    } catch {
+      throw error
+    }
   }
+  throw new Error(`"${name}" is not a file module`)
 }
 
 /** Makes the path options absolute: `data`, `routes` and relative plugin paths. */
@@ -157,12 +186,20 @@ function absolutePaths(options: MockyardOptions, base: string): MockyardOptions 
  */
 export async function resolveConfig(
   input: string | MockyardOptions | undefined,
-  fallback?: { bundled: boolean },
+  settings?: ResolveSettings,
   overrides?: MockyardOptions,
 ): Promise<ResolvedConfig> {
-  if (fallback?.bundled && typeof input !== 'string' && !input?.routes && !input?.plugins && !input?.handlers && !overrides?.routes && !overrides?.plugins) {
-    // Nothing to serve was named: serve the bundled example mocks.
-    return resolveConfig(BUNDLED_CONFIG, undefined, { ...input, ...overrides })
+  const extraNames = settings?.extraNames ?? []
+  if (settings?.bundled && typeof input !== 'string' && !input?.routes && !input?.plugins && !input?.handlers && !overrides?.routes && !overrides?.plugins) {
+    // Nothing to serve was named: serve the bundled example mocks, unless an unknown option may
+    // be a misspelt one (`rotues`): then nothing is served, and the warning says why.
+    const unknown = [...validateOptions(input ?? {}, 'options', extraNames).unknown, ...validateOptions(overrides ?? {}, 'options', extraNames).unknown]
+    if (unknown.length === 0) return { ...(await resolveConfig(BUNDLED_CONFIG, { extraNames }, { ...input, ...overrides })), bundled: true }
+    const resolved = await resolveConfig(input, { extraNames }, overrides)
+    for (const warning of resolved.warnings) {
+      if (warning.pointer.split('/').length === 2) warning.fix += ' The bundled example mocks are served only when the options carry no unknown name.'
+    }
+    return resolved
   }
   let configFile: string | undefined
   let raw: unknown = input ?? {}
@@ -170,16 +207,20 @@ export async function resolveConfig(
     configFile = resolve(input)
     raw = await readConfigFile(configFile)
   }
-  const fileProblems = validateOptions(raw, configFile ?? 'options')
-  const overrideProblems = overrides ? validateOptions(overrides, 'options') : []
+  const fileCheck = validateOptions(raw, configFile ?? 'options', extraNames)
+  const overrideCheck = overrides ? validateOptions(overrides, 'options', extraNames) : { errors: [], warnings: [] }
+  const fileProblems = fileCheck.errors
+  const overrideProblems = overrideCheck.errors
   const problems = [...fileProblems, ...overrideProblems]
+  const warnings = [...fileCheck.warnings, ...overrideCheck.warnings]
   if (problems.some((p) => p.pointer === '')) throw new ConfigError(problems)
   const base = configFile ? dirname(configFile) : process.cwd()
   // Paths in a config file resolve from its folder; paths given in code, from the working directory.
   // Options with problems are left out, so that the plugins and routes can still be checked.
+  // Unknown and ignored names are left out too (they were warned about above).
   const options = {
-    ...absolutePaths(withoutProblems(raw as MockyardOptions, fileProblems), base),
-    ...(overrides ? absolutePaths(withoutProblems(overrides, overrideProblems), process.cwd()) : {}),
+    ...absolutePaths(knownOptions(withoutProblems(raw as MockyardOptions, fileProblems)), base),
+    ...(overrides ? absolutePaths(knownOptions(withoutProblems(overrides, overrideProblems)), process.cwd()) : {}),
   }
 
   const routes: RoutesSpec[] = []
@@ -220,7 +261,11 @@ export async function resolveConfig(
       routes.push({ routes: value, label: `${configFile ?? 'options'}#/routes${Array.isArray(options.routes) ? `/${index}` : ''}`, data: options.data ?? base })
     }
   })
-  return { options, configFile, routes, handlers, problems }
+  if (routes.length === 0 && handlers.length === 0) {
+    // An unknown name is then likely the misspelt routes option: say what it leads to.
+    for (const warning of warnings) if (warning.pointer.split('/').length === 2) warning.fix += ' No routes are served.'
+  }
+  return { options, configFile, routes, handlers, problems, warnings, bundled: false }
 }
 
 /** A copy of the options without the ones (or the list items) that have problems. */
@@ -248,10 +293,22 @@ function withoutProblems(options: MockyardOptions, problems: ConfigProblem[]): M
 export async function loadConfig(
   input: string | MockyardOptions | undefined,
   filesFor: (data: string) => FolderFiles,
-  fallback?: { bundled: boolean },
+  settings?: ResolveSettings,
   overrides?: MockyardOptions,
 ): Promise<{ config: ResolvedConfig; loaded: ReadRoutesResult }> {
-  const config = await resolveConfig(input, fallback, overrides)
+  const config = await resolveConfig(input, settings, overrides)
+  return { config, loaded: await readResolvedRoutes(config, filesFor) }
+}
+
+/**
+ * Reads the routes files of resolved options; throws one `ConfigError` with the problems of the
+ * options, the plugins and the routes files together.
+ *
+ * @example
+ * const config = await resolveConfig('mocks/config.js')
+ * const { sources, warnings } = await readResolvedRoutes(config, (data) => folderFiles(data))
+ */
+export async function readResolvedRoutes(config: ResolvedConfig, filesFor: (data: string) => FolderFiles): Promise<ReadRoutesResult> {
   const problems = [...config.problems]
   let loaded: ReadRoutesResult = { sources: [], warnings: [] }
   try {
@@ -261,7 +318,7 @@ export async function loadConfig(
     problems.push(...error.problems)
   }
   if (problems.length > 0) throw new ConfigError(problems)
-  return { config, loaded }
+  return loaded
 }
 
 export interface ReadRoutesResult {
@@ -278,6 +335,8 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
   const errors: ConfigProblem[] = []
   const warnings: ConfigProblem[] = []
   const sources: RouteSource[] = []
+  /** Data folders that do not exist: one warning each, in place of one per file. */
+  const missingFolders = new Set<string>()
   for (const spec of specs) {
     let routes: unknown = spec.routes
     if (typeof spec.routes === 'string') {
@@ -300,10 +359,19 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
     warnings.push(...result.warnings)
     if (result.errors.length > 0) continue
     const files = filesFor(spec.data)
+    const named = listFiles(routes)
+    if (named.length > 0 && !isFolder(spec.data)) {
+      if (!missingFolders.has(spec.data)) {
+        missingFolders.add(spec.data)
+        warnings.push({ file: spec.label, pointer: '', message: `the data folder ${spec.data} does not exist, so none of the data files these routes name can be served`, fix: 'Create the folder, or point the data option at the folder that holds the files (requests for them answer 404 until then).' })
+      }
+      sources.push({ file: spec.label, routes: routes as RoutesConfig, files })
+      continue
+    }
     // Every named file: missing ones and unparseable JSON are warnings. The reads fill the
     // cache, so the first requests are served from memory. Each file is read and parsed once.
     const states = new Map<string, 'ok' | 'missing' | 'invalid'>()
-    for (const { name, path } of listFiles(routes)) {
+    for (const { name, path } of named) {
       let state = states.get(name)
       if (state === undefined) {
         const bytes = files.load(name)

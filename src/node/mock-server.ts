@@ -42,6 +42,8 @@ export class MockServer {
     if (this.#running) throw new Error('[mockyard] this MockServer is already started. Call stop() first, or create another MockServer.')
     const instance = await this.#load(options)
     this.#running = await listen(instance, instance.options.host ?? '0.0.0.0', instance.options.port ?? 0)
+    // The CLI's line, through the logger (docs/behaviour.md, "Options").
+    instance.logger.info(`mockyard listening on http://${this.#running.host}:${this.#running.port}`)
     return { url: this.#running.url, port: this.#running.port, host: this.#running.host }
   }
 
@@ -50,12 +52,13 @@ export class MockServer {
     return middlewareOf(await this.#load(options))
   }
 
-  /** Stops listening and closes every open connection. */
-  async stop(): Promise<void> {
+  /** Stops listening and closes every open connection. Resolves `true`, as the old server's did (also when it never started). */
+  async stop(): Promise<true> {
     const running = this.#running
     this.#running = undefined
     await running?.stop()
     await this.#instance?.close()
+    return true
   }
 
   /** Restarts sequences and clears overrides and the request log. */

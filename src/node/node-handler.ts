@@ -226,6 +226,9 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       }
       if (options.rootInfo && method === 'GET' && (req.url === '/' || req.url?.startsWith('/?'))) {
         writeMockResponse(res, { status: 200, headers: addCorsHeaders({ 'content-type': 'application/json; charset=utf-8' }, origin), body: JSON.stringify(options.rootInfo()) }, false)
+        // Logged and recorded like any answered request (docs/behaviour.md, "Options").
+        outcome.record.status = 200
+        logLine(instance, method, req.url ?? '/', 200, '/ (package info)', outcome.record.durationMs)
         return
       }
       const explanation = outcome.explanation()

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'msw'
 import { toPointer, type ConfigProblem } from '../core/errors.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
+import { closestName } from './closest-name.js'
 
 /** A plugin: routes and data (paths resolve from the plugin module's folder) and msw handlers. */
 export interface MockyardPlugin {
@@ -66,6 +67,22 @@ export const OPTION_NAMES = [
   'admin',
 ] as const
 
+/**
+ * Options that configs written for `@availity/mock-server` and the `ekko` block of
+ * `@availity/workflow` carry: accepted and ignored, without a warning (docs/behaviour.md, "Options").
+ */
+export const IGNORED_OPTION_NAMES = ['enabled', 'user', 'cache'] as const
+
+/** What `validateOptions` found: errors stop the load, warnings do not. */
+export interface OptionsCheck {
+  /** Wrong types and values of known options. */
+  errors: ConfigProblem[]
+  /** Unknown options, each with the closest known name when one is close. */
+  warnings: ConfigProblem[]
+  /** The unknown option names (top level), ignored names excluded. */
+  unknown: string[]
+}
+
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }
 
 /** Parses `50mb`-style sizes (b, kb, mb, gb; case-insensitive) or a number of bytes. */
@@ -83,20 +100,44 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 const isRoutesValue = (value: unknown) => typeof value === 'string' || isPlainObject(value)
 
 /**
- * Checks an options object: unknown options and wrong types are errors, each with the file
- * (the config file, or `options` for an object given in code), the JSON path and the fix.
+ * Checks an options object, the one check every surface runs (docs/behaviour.md, "Options"):
+ * wrong types and values of known options are errors; an unknown option is a warning naming it,
+ * with the closest known name when one is close, and is then ignored; `enabled`, `user` and
+ * `cache` are ignored silently. Each problem has the file (the config file, or `options` for an
+ * object given in code), the JSON path and the fix.
+ *
+ * @example
+ * const { errors, warnings } = validateOptions({ latancy: 0, port: 'x' }, 'options')
+ * // errors: /port must be a whole number; warnings: /latancy, did you mean "latency"?
+ *
+ * @param extraNames names a surface accepts besides the options (the Vite plugin's `config`, `build`).
  */
-export function validateOptions(options: unknown, file: string): ConfigProblem[] {
+export function validateOptions(options: unknown, file: string, extraNames: readonly string[] = []): OptionsCheck {
   const problems: ConfigProblem[] = []
+  const warnings: ConfigProblem[] = []
+  const unknown: string[] = []
   const problem = (key: string | Array<string | number>, message: string, fix: string) =>
     problems.push({ file, pointer: toPointer(Array.isArray(key) ? key : [key]), message, fix })
+  const warnUnknown = (path: string[], names: readonly string[]) => {
+    const name = path.join('.')
+    const close = closestName(path[path.length - 1]!, names)
+    warnings.push({
+      file,
+      pointer: toPointer(path),
+      message: `unknown option "${name}", ignored`,
+      fix: close ? `Did you mean "${[...path.slice(0, -1), close].join('.')}"?` : `Remove it, or use one of ${names.join(', ')}.`,
+    })
+  }
   if (!isPlainObject(options)) {
     problem([], 'the options must be an object', 'Export an object such as { routes: "routes.json", data: "data" }.')
-    return problems
+    return { errors: problems, warnings, unknown }
   }
-  const known = new Set<string>(OPTION_NAMES)
+  const names = [...OPTION_NAMES, ...extraNames]
+  const known = new Set<string>([...names, ...IGNORED_OPTION_NAMES])
   for (const key of Object.keys(options)) {
-    if (!known.has(key)) problem(key, `unknown option "${key}"`, `Remove it, or use one of ${OPTION_NAMES.join(', ')}.`)
+    if (known.has(key)) continue
+    unknown.push(key)
+    warnUnknown([key], names)
   }
   const o = options as Record<string, unknown>
   const wholeNumber = (key: string, max = Number.MAX_SAFE_INTEGER) => {
@@ -150,7 +191,7 @@ export function validateOptions(options: unknown, file: string): ConfigProblem[]
       problem(key, `${key} must be an object`, `Set ${key} to { ${inner}: ... }.`)
       continue
     }
-    for (const k of Object.keys(v)) if (k !== inner) problem([key, k], `unknown option "${key}.${k}"`, `${key} takes only "${inner}".`)
+    for (const k of Object.keys(v)) if (k !== inner) warnUnknown([key, k], [inner])
     const value = v[inner]
     if (inner === 'limit' && value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 1)) {
       problem([key, inner], 'requestLog.limit must be a whole number of at least 1', 'Set requestLog.limit to a number such as 1000.')
@@ -159,5 +200,16 @@ export function validateOptions(options: unknown, file: string): ConfigProblem[]
       problem([key, inner], 'admin.allowRemote must be true or false', 'Set admin.allowRemote to true or false.')
     }
   }
-  return problems
+  return { errors: problems, warnings, unknown }
+}
+
+/**
+ * A copy of the options without the unknown and ignored names (what the surfaces then use).
+ *
+ * @example
+ * knownOptions({ latency: 0, user: null, latancy: 5 }) // { latency: 0 }
+ */
+export function knownOptions<T extends object>(options: T, extraNames: readonly string[] = []): T {
+  const known = new Set<string>([...OPTION_NAMES, ...extraNames])
+  return Object.fromEntries(Object.entries(options).filter(([key]) => known.has(key))) as T
 }

@@ -91,7 +91,7 @@ export async function listen(instance: Instance, host: string, port: number): Pr
   }
 }
 
-const TEST_DEFAULTS: SurfaceDefaults = { latency: 0, watch: false, logLevel: 'error' }
+const TEST_DEFAULTS: SurfaceDefaults = { latency: 0, watch: false, logLevel: 'error', warnOptions: true }
 
 /**
  * Starts a real HTTP listener for tests: latency 0, host 127.0.0.1, a random port, no live
@@ -144,7 +144,7 @@ export async function createMiddleware(options: MockyardOptions | string = {}): 
  * const server = setupServer(...(await createHandlers({ routes: 'mocks/routes.json' })))
  */
 export async function createHandlers(options: MockyardOptions | string = {}): Promise<RequestHandler[]> {
-  const instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'error' })
+  const instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'error', warnOptions: true })
   const { MockyardHandler } = await import('../msw/index.js')
   return [...instance.handlers, new MockyardHandler(instance.engine)]
 }

@@ -13,7 +13,7 @@ import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { contentTypeOf } from '../core/respond.js'
 import { listFiles } from '../core/validate-routes.js'
 import { folderFiles, type FolderFiles } from '../node/folder-files.js'
-import { findConfigFile, readRoutes, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
+import { findConfigFile, readResolvedRoutes, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
 import type { MockyardOptions } from '../node/options.js'
 
 export type { SerializedConfig, SerializedSource } from '../browser/config.js'
@@ -44,6 +44,8 @@ export interface MockyardViteOptions extends MockyardOptions {
 export const VIRTUAL_MODULE_ID = 'virtual:mockyard'
 const RESOLVED_VIRTUAL_ID = '\0' + VIRTUAL_MODULE_ID
 const WORKER_FILE = 'mockServiceWorker.js'
+/** The plugin's own option names, next to mockyard's (`handlers` is refused with its own warning). */
+const PLUGIN_OPTION_NAMES = ['config', 'build'] as const
 const PREFIX = '@mockyard/'
 
 interface Loaded {
@@ -126,13 +128,16 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
   }
 
   async function resolveOptions(): Promise<ResolvedConfig> {
-    // Paths given in code resolve from the working directory, as on every surface.
-    if (configOption) return resolveConfig(resolve(configOption), undefined, mockyardOptions)
-    if (mockyardOptions.routes !== undefined || mockyardOptions.plugins !== undefined) return resolveConfig(mockyardOptions)
+    // Paths given in code resolve from the working directory, as on every surface. The options
+    // are checked as everywhere (docs/behaviour.md, "Options"); `config` and `build` are the plugin's own.
+    const settings = { extraNames: PLUGIN_OPTION_NAMES }
+    if (configOption) return resolveConfig(resolve(configOption), settings, mockyardOptions)
+    if (mockyardOptions.routes !== undefined || mockyardOptions.plugins !== undefined) return resolveConfig(mockyardOptions, settings)
     const found = findConfigFile(root)
-    if (found) return resolveConfig(found, undefined, mockyardOptions)
-    logger.info(formatMessage(`no routes given and no mocks/config.js in ${root}: serving the bundled example mocks. Pass mockyard({ routes: "mocks/routes.json" }) in vite.config.`))
-    return resolveConfig(mockyardOptions, { bundled: true })
+    if (found) return resolveConfig(found, settings, mockyardOptions)
+    const resolved = await resolveConfig(mockyardOptions, { ...settings, bundled: true })
+    if (resolved.bundled) logger.info(formatMessage(`no routes given and no mocks/config.js in ${root}: serving the bundled example mocks. Pass mockyard({ routes: "mocks/routes.json" }) in vite.config.`))
+    return resolved
   }
 
   const routesFilesOf = (resolved: ResolvedConfig) => new Set(resolved.routes.flatMap((spec) => (typeof spec.routes === 'string' ? [spec.routes] : [])))
@@ -142,8 +147,8 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
     let resolved: ResolvedConfig | undefined
     try {
       resolved = await resolveOptions()
-      const { sources, warnings } = await readRoutes(resolved.routes, filesFor)
-      const messages = warnings.map((warning) => formatMessage(formatProblem(warning)))
+      const { sources, warnings } = await readResolvedRoutes(resolved, filesFor)
+      const messages = [...resolved.warnings, ...warnings].map((warning) => formatMessage(formatProblem(warning)))
       for (const message of messages) logger.warn(message)
       if (handlers?.length || resolved.handlers.length > 0) {
         logger.warn(formatMessage('msw handlers in the mockyard options or plugins do not reach the browser. Pass them to startWorker({ handlers }) in the app instead.'))

@@ -8,6 +8,7 @@ import { createInstance, type Instance } from '../node/instance.js'
 import type { MockyardOptions } from '../node/options.js'
 import type { HarnessApi } from '../node/server.js'
 import { interceptInstance, type InstanceInterception } from '../node/intercept-instance.js'
+import { InterceptionActiveError } from '../node/interception/index.js'
 
 /** The handle `setupMockServer()` returns: the harness API, per test. */
 export interface MockServerHandle extends HarnessApi {
@@ -42,8 +43,17 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
   }
 
   beforeAll(async () => {
-    instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'error' })
-    interception = interceptInstance(instance)
+    instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'error', warnOptions: true })
+    try {
+      interception = interceptInstance(instance)
+    } catch (error) {
+      if (!(error instanceof InterceptionActiveError)) throw error
+      throw new Error(
+        formatMessage(
+          'setupMockServer() is already intercepting requests in this test file: it was called twice (a setup file and the test file both call it?), and only one can be active at a time. Keep one call: either in the setup file (export its handle for the tests), or in each test file.',
+        ),
+      )
+    }
   })
 
   afterEach(() => {

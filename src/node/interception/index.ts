@@ -56,6 +56,17 @@ export interface Interception {
 }
 
 /**
+ * `startInterception()` while another mockyard interception is active (`setupMockServer()`
+ * turns it into an explanation).
+ *
+ * @example
+ * try { startInterception(options) } catch (error) { if (error instanceof InterceptionActiveError) ... }
+ */
+export class InterceptionActiveError extends Error {
+  override name = 'InterceptionActiveError'
+}
+
+/**
  * The interception applied in this global scope: at most one per process. Kept on `globalThis`
  * (not in a module variable) so that two copies of this module (a test importing the sources
  * beside the built package) still see each other's.
@@ -107,7 +118,7 @@ function rethrowLater(error: unknown): void {
  */
 export function startInterception(options: InterceptionOptions): Interception {
   if (activeInterception() !== undefined) {
-    throw new Error(formatMessage('an interception is already active in this process: only one can intercept at a time. Dispose of the first one (or stop its setupMockServer) before starting another.'))
+    throw new InterceptionActiveError(formatMessage('an interception is already active in this process: only one can intercept at a time. Dispose of the first one (or stop its setupMockServer) before starting another.'))
   }
   // An msw `setupServer` (or any @mswjs/interceptors user) already patched fetch or http: the
   // interceptors would silently add our listener to its instance, and both would answer.

@@ -1,0 +1,26 @@
+import { distance } from 'fastest-levenshtein'
+
+/**
+ * The known name closest to a misspelt one, when one is close enough to be a likely typo
+ * (`latancy` -> `latency`, `rotues` -> `routes`, `prot` -> `port`), else `undefined`. Case is
+ * ignored (`Latency` -> `latency`). Close enough: at most 1 edit for names up to 3 characters, 2
+ * up to 8, 3 beyond (a swap of two letters counts 2). Ties go to the first candidate.
+ *
+ * @example
+ * closestName('latancy', ['latency', 'limit']) // 'latency'
+ * closestName('bogus', ['latency', 'limit'])   // undefined
+ */
+export function closestName(name: string, candidates: readonly string[]): string | undefined {
+  const wanted = name.toLowerCase()
+  const allowed = wanted.length <= 3 ? 1 : wanted.length <= 8 ? 2 : 3
+  let best: string | undefined
+  let bestDistance = Infinity
+  for (const candidate of candidates) {
+    const d = distance(wanted, candidate.toLowerCase())
+    if (d < bestDistance) {
+      best = candidate
+      bestDistance = d
+    }
+  }
+  return bestDistance <= allowed ? best : undefined
+}

@@ -1,0 +1,91 @@
+/**
+ * docs/behaviour.md, "Options", on the command line (dist/: `npm run build` first): a misspelt
+ * flag exits 2 naming the closest flag; a config file with an unknown option starts with a
+ * warning; the `ekko` block of an @availity/workflow project, with @availity/mock-data as a
+ * plugin, starts without one.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { named, removeTempDirs, writeMocks } from '../rules/support.js'
+
+const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
+const MOCK_DATA = dirname(createRequire(import.meta.url).resolve('@availity/mock-data/package.json'))
+const children: ChildProcess[] = []
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL')
+})
+afterAll(removeTempDirs)
+
+const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' }
+
+function runSync(args: string[]) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 15_000, env })
+  return { code: result.status, stderr: result.stderr }
+}
+
+/** Starts the CLI and resolves once it prints its listening line (stderr so far with it). */
+function start(args: string[]): Promise<{ url: string; stderr: () => string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
+  children.push(child)
+  let stdout = ''
+  let stderr = ''
+  child.stderr!.on('data', (chunk) => (stderr += chunk))
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line; stderr: ${stderr}`)), 10_000)
+    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)))
+    child.stdout!.on('data', (chunk) => {
+      stdout += chunk
+      const match = /mockyard listening on http:\/\/[^:]+:(\d+)/.exec(stdout)
+      if (match) {
+        clearTimeout(timer)
+        resolve({ url: `http://127.0.0.1:${match[1]}`, stderr: () => stderr })
+      }
+    })
+  })
+}
+
+describe('flags', () => {
+  it('a misspelt flag exits 2 naming the closest one', () => {
+    expect(runSync(['--prot', '3001'])).toEqual({ code: 2, stderr: '[mockyard] unknown flag --prot: did you mean --port? Run mockyard --help for the flags.\n' })
+    expect(runSync(['--rotues', 'x.json']).stderr).toContain('did you mean --routes?')
+    expect(runSync(['--no-wacth']).stderr).toContain('did you mean --no-watch?')
+  })
+
+  it('a flag close to none exits 2 without a guess', () => {
+    expect(runSync(['--frobnicate'])).toEqual({ code: 2, stderr: '[mockyard] unknown flag --frobnicate: mockyard has no such flag. Run mockyard --help for the flags.\n' })
+  })
+})
+
+describe('config files', () => {
+  it('an unknown option in the config file is a warning, and the server starts', async () => {
+    const mocks = writeMocks({ 'v1/x': { file: 'a.json' } }, named('a.json'))
+    const config = join(mocks.dir, 'config.js')
+    writeFileSync(config, `export default { routes: './routes.json', latancy: 0 }\n`)
+    const { url, stderr } = await start(['--config', config, '--port', '0', '--host', '127.0.0.1'])
+    expect((await fetch(`${url}/v1/x`)).status).toBe(200)
+    expect(stderr()).toContain(`[mockyard] ${config}#/latancy: unknown option "latancy", ignored. Did you mean "latency"?`)
+  })
+
+  it("an @availity/workflow project's ekko block starts without a warning, with @availity/mock-data as a plugin", async () => {
+    const mocks = writeMocks({ 'v1/mine': { file: 'a.json' } }, named('a.json'))
+    mkdirSync(join(mocks.dir, 'node_modules', '@availity'), { recursive: true })
+    symlinkSync(MOCK_DATA, join(mocks.dir, 'node_modules', '@availity', 'mock-data'), 'dir')
+    const config = join(mocks.dir, 'config.js')
+    writeFileSync(
+      config,
+      `const ekko = { enabled: true, data: './data', routes: './routes.json', plugins: ['@availity/mock-data'], port: 0, pluginContext: 'http://localhost:3000', latency: 0 }\nexport default ekko\n`,
+    )
+    const { url, stderr } = await start(['--config', config, '--host', '127.0.0.1', '--no-watch'])
+    expect((await fetch(`${url}/v1/mine`)).status).toBe(200)
+    expect((await fetch(`${url}/sdk/platform/v1/users/me`)).status).toBe(200)
+    const empty = await fetch(`${url}/v1/log-messages`)
+    expect([empty.status, await empty.text()]).toEqual([200, ''])
+    expect(stderr()).not.toContain('unknown option')
+    expect(stderr()).not.toContain('not valid JSON')
+  })
+})
