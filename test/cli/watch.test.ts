@@ -133,7 +133,7 @@ async function stopWith(running: Running, signal: NodeJS.Signals = 'SIGTERM'): P
   return running.exit
 }
 
-describe('the working folder is never watched', () => {
+describe('the working folder is never watched', { timeout: 60_000 }, () => {
   it('--routes in an app folder with a big node_modules and the log inside it: no reaction to the log, few watches, SIGTERM exits 0', async () => {
     const app = tempApp()
     fillNodeModules(app, 5000)
@@ -192,7 +192,7 @@ describe('the working folder is never watched', () => {
   })
 })
 
-describe('every way of saving is seen, every time', () => {
+describe('every way of saving is seen, every time', { timeout: 60_000 }, () => {
   async function setup(routes: Record<string, unknown> = { 'v1/a': { file: 'a.json' } }, files: Record<string, string> = { 'a.json': '{"v":1}' }) {
     const app = tempApp()
     const paths = appWithRoutes(app, routes, files)
@@ -306,9 +306,29 @@ describe('every way of saving is seen, every time', () => {
     expect(running.output()).toMatch(/config file changed pluginContext.*Restart mockyard/)
     expect(await stopWith(running)).toBe(0)
   })
+  it('a config.js edited: imported afresh; a broken edit keeps the last good table and logs once', async () => {
+    const app = tempApp()
+    write(join(app, 'mocks', 'routes.json'), JSON.stringify({ 'v1/a': { file: 'a.json' } }))
+    write(join(app, 'mocks', 'other.json'), JSON.stringify({ 'v1/other': { file: 'a.json' } }))
+    write(join(app, 'mocks', 'data', 'a.json'), '{"v":1}')
+    const config = join(app, 'mocks', 'config.js')
+    write(config, "export default { routes: './routes.json', data: './data' }\n")
+    const running = await startCli(['--port', '0', '--latency', '0', '--host', '127.0.0.1'], app, join(app, 'out.log'))
+    expect(await body(`${running.url}/v1/a`)).toBe('{"v":1}')
+    writeFileSync(config, "export default { routes: './other.json', data: './data' }\n")
+    await until(async () => (await body(`${running.url}/v1/other`)) === '{"v":1}', 10_000, 'the routes of the edited config.js')
+    writeFileSync(config, 'export default { routes: \n')
+    await until(() => running.output().includes('keeping the last good routes'), 10_000, 'the error for the broken config.js')
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(running.output().split('keeping the last good routes').length - 1).toBe(1)
+    expect(await body(`${running.url}/v1/other`)).toBe('{"v":1}')
+    saveByRename(config, "export default { routes: './routes.json', data: './data' }\n")
+    await until(async () => (await body(`${running.url}/v1/a`)) === '{"v":1}', 10_000, 'the fixed config.js')
+    expect(await stopWith(running)).toBe(0)
+  })
 })
 
-describe('signals', () => {
+describe('signals', { timeout: 60_000 }, () => {
   it('SIGTERM lets ten requests in flight on a 300 ms route finish with complete answers, then exits 0', async () => {
     const app = tempApp()
     const big = JSON.stringify({ items: Array.from({ length: 2000 }, (_, i) => ({ i, name: `item ${i}` })) })
