@@ -254,6 +254,7 @@ describe('every way of saving is seen, every time', { timeout: 60_000 }, () => {
     const a = `${running.url}/v1/a`
     expect(await body(a)).toBe('{"v":"a"}')
     // b.json is named by no route: changing it does nothing, not even a log line.
+    await until(() => running.output().includes('GET /v1/a 200'), 10_000, 'the request log line')
     const before = running.output()
     writeFileSync(join(data, 'b.json'), '{"v":"b2"}')
     writeFileSync(join(data, 'unrelated.txt'), 'x')
