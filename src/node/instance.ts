@@ -236,6 +236,8 @@ export async function createInstance(
         logger.info(formatMessage(`data file changed, served fresh from now on: ${path}`))
       }
       if (configChanged || routesChanged) reload(configChanged)
+    }, (folder, error) => {
+      logger.warn(formatMessage(`cannot watch ${folder} (${error.code ?? error.message}): edits there are not reloaded. Raise the system's limit of file watches (fs.inotify.max_user_watches on Linux), or restart mockyard after editing.`))
     })
     followFiles()
   }

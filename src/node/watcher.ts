@@ -49,7 +49,7 @@ function statDirectory(path: string): Stats | undefined {
  * const files = watchFiles((paths) => console.log('changed', paths))
  * files.set(['/app/mocks/routes.json', '/app/mocks/data/users.json'])
  */
-export function watchFiles(onChange: (paths: Set<string>) => void): FileWatch {
+export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (folder: string, error: NodeJS.ErrnoException) => void): FileWatch {
   const folders = new Map<string, Folder>()
   let pending = new Set<string>()
   let timer: NodeJS.Timeout | undefined
@@ -65,6 +65,14 @@ export function watchFiles(onChange: (paths: Set<string>) => void): FileWatch {
       pending = new Set()
       if (!closed) onChange(paths)
     }, SETTLE_MS)
+  }
+
+  /** Folders whose watch failed, reported once each (out of OS watches: ENOSPC, EMFILE). */
+  const failed = new Set<string>()
+  const fail = (path: string, error: unknown) => {
+    if (failed.has(path)) return
+    failed.add(path)
+    onError?.(path, error as NodeJS.ErrnoException)
   }
 
   const disarm = (folder: Folder) => {
@@ -103,8 +111,9 @@ export function watchFiles(onChange: (paths: Set<string>) => void): FileWatch {
         // Files may have changed while the folder was not watched: they count as changed.
         if (!initial || wasWaiting) report(folder)
         return
-      } catch {
+      } catch (error) {
         // Gone between the stat and the watch: follow it through an ancestor.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return fail(folder.path, error)
       }
     }
     folder.waiting = true
@@ -120,8 +129,8 @@ export function watchFiles(onChange: (paths: Set<string>) => void): FileWatch {
         if (folder.watcher === watcher) setTimeout(() => arm(folder, false), SETTLE_MS).unref()
       })
       folder.watcher = watcher
-    } catch {
-      return
+    } catch (error) {
+      return fail(ancestor, error)
     }
     // Created between the stat and the watch: watch it now.
     if (statDirectory(folder.path)) arm(folder, false)
