@@ -76,19 +76,11 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
   /** The names read so far (files that exist, so the set stays bounded): what `watch()` follows. */
   const known = new Set<string>()
   let watcher: FileWatch | undefined
-  let refreshQueued = false
-  const refreshWatch = () => {
-    if (!watcher || refreshQueued) return
-    refreshQueued = true
-    queueMicrotask(() => {
-      refreshQueued = false
-      watcher?.set([...known].map(pathOf).filter((path): path is string => path !== undefined))
-    })
-  }
   const remember = (key: string) => {
     if (known.has(key)) return
     known.add(key)
-    refreshWatch()
+    const path = pathOf(key)
+    if (watcher && path !== undefined) watcher.add([path])
   }
   const startWatching = () => {
     if (watcher) return
@@ -103,7 +95,7 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
         options.onChange?.(name)
       }
     })
-    refreshWatch()
+    watcher.add([...known].map(pathOf).filter((path): path is string => path !== undefined))
   }
   if (options.watch) startWatching()
 
@@ -122,12 +114,13 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
       let buffer: Buffer
       try {
         if (!insideReal(realpathSync.native(path))) return undefined
+        // Followed before the read, so that a save right after it is seen.
+        remember(key)
         buffer = readFileSync(path)
       } catch {
         return undefined
       }
       const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
-      remember(key)
       settled.set(key, bytes)
       cache.set(key, Promise.resolve(bytes))
       return bytes
@@ -139,11 +132,14 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
         const path = pathOf(key)
         const pending: Promise<Uint8Array | undefined> = path
           ? realpath(path)
-              .then((real) => (insideReal(real) ? readFile(path) : Promise.reject(new Error('outside the data folder'))))
+              .then((real) => {
+                if (!insideReal(real)) throw new Error('outside the data folder')
+                remember(key)
+                return readFile(path)
+              })
               .then(
                 (buffer) => {
                   const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
-                  remember(key)
                   if (cache.get(key) === pending) settled.set(key, bytes)
                   return bytes
                 },

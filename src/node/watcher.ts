@@ -11,6 +11,8 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 export interface FileWatch {
   /** Replaces the set of watched files (absolute paths). Folders no longer used stop being watched. */
   set(paths: Iterable<string>): void
+  /** Adds files to the set. */
+  add(paths: Iterable<string>): void
   /** The number of OS watches open (for tests and diagnostics). */
   readonly size: number
   close(): void
@@ -136,17 +138,35 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
     if (statDirectory(folder.path)) arm(folder, false)
   }
 
+  const group = (paths: Iterable<string>) => {
+    const wanted = new Map<string, Set<string>>()
+    for (const path of paths) {
+      const absolute = resolve(path)
+      const folder = dirname(absolute)
+      let names = wanted.get(folder)
+      if (!names) wanted.set(folder, (names = new Set()))
+      names.add(basename(absolute))
+    }
+    return wanted
+  }
+
   return {
+    add(paths) {
+      if (closed) return
+      for (const [path, names] of group(paths)) {
+        const known = folders.get(path)
+        if (known) {
+          for (const name of names) known.names.add(name)
+          continue
+        }
+        const folder: Folder = { path, names, waiting: false }
+        folders.set(path, folder)
+        arm(folder, true)
+      }
+    },
     set(paths) {
       if (closed) return
-      const wanted = new Map<string, Set<string>>()
-      for (const path of paths) {
-        const absolute = resolve(path)
-        const folder = dirname(absolute)
-        let names = wanted.get(folder)
-        if (!names) wanted.set(folder, (names = new Set()))
-        names.add(basename(absolute))
-      }
+      const wanted = group(paths)
       for (const [path, folder] of folders) {
         if (!wanted.has(path)) {
           folders.delete(path)
