@@ -2,6 +2,7 @@
 /**
  * The `mockyard` command: a thin layer over `mockyard/node`. Flags override the config file.
  */
+import type { Server } from 'node:http'
 import { parseArgs, styleText } from 'node:util'
 import { ConfigError } from '../core/errors.js'
 import { createInstance } from '../node/instance.js'
@@ -126,15 +127,46 @@ async function main(argv: string[]): Promise<void> {
   })
   const shown = `http://${running.host}:${running.port}`
   process.stdout.write(`mockyard listening on ${shown}\n`)
-  const stop = (signal: string) => {
-    logger.info(`[mockyard] ${signal}: stopping.`)
-    running.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    )
+  // docs/behaviour.md, "Signals and shutdown": stop accepting, let requests in flight finish (up
+  // to 10 s), close idle keep-alive connections, exit 0; a second signal exits at once.
+  let stopping = false
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn(`[mockyard] ${signal} again: exiting now.`)
+      process.exit(signal === 'SIGINT' ? 130 : 143)
+    }
+    stopping = true
+    logger.info(`[mockyard] ${signal}: stopping (requests in flight finish first; ${signal} again exits at once).`)
+    drain(running.server, SHUTDOWN_GRACE_MS)
+      .then(() => instance.close())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      )
   }
-  process.once('SIGINT', () => stop('SIGINT'))
-  process.once('SIGTERM', () => stop('SIGTERM'))
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}
+
+/** How long requests in flight may take to finish after SIGINT or SIGTERM. */
+const SHUTDOWN_GRACE_MS = 10_000
+
+/**
+ * Stops accepting connections and resolves once every open one is closed: idle keep-alive
+ * connections at once, busy ones as soon as their response is sent, any left after `graceMs`
+ * by force.
+ */
+function drain(server: Server, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 20)
+    const force = setTimeout(() => server.closeAllConnections(), graceMs)
+    server.close(() => {
+      clearInterval(sweep)
+      clearTimeout(force)
+      resolve()
+    })
+    server.closeIdleConnections()
+  })
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -1,8 +1,9 @@
-import { readFileSync, watch, type FSWatcher } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { readFileSync, realpathSync } from 'node:fs'
+import { readFile, realpath } from 'node:fs/promises'
 import { relative, resolve, sep } from 'node:path'
 import { isInsideFolder } from '../core/validate-routes.js'
 import type { FileSource } from '../core/types.js'
+import { watchFiles, type FileWatch } from './watcher.js'
 
 export interface FolderFiles extends FileSource {
   readonly root: string
@@ -14,24 +15,33 @@ export interface FolderFiles extends FileSource {
    * second through `fs/promises`, whose every read is four trips through the thread pool.
    */
   load(name: string): Uint8Array | undefined
+  /**
+   * Whether the name is a symlink (or lies under one) whose real path leads outside the real
+   * path of the folder: such a file is never served.
+   */
+  leadsOutside(name: string): boolean
   /** Forgets cached contents (all, or of one file). */
   invalidate(name?: string): void
-  /** Starts dropping cached copies of files that change (idempotent). */
+  /**
+   * Starts dropping cached copies of the files this source has read when they change
+   * (idempotent): one watch per folder holding them, never the whole folder tree.
+   */
   watch(): void
   close(): void
 }
 
 /**
- * A `FileSource` over a data folder. Names can never reach outside the folder. Contents are
- * read once and kept; with `watch`, a change to a file drops its cached copy, so an edited
- * file is served on the next request without a read per request.
+ * A `FileSource` over a data folder. Names can never reach outside the folder, and neither can
+ * symlinks: a file whose real path is outside the folder's real path is not served
+ * (docs/behaviour.md, "Security"). Contents are read once and kept; with `watch`, a change to a
+ * file drops its cached copy, so an edited file is served on the next request without a read per
+ * request.
  */
 export function folderFiles(root: string, options: { watch?: boolean; onChange?: (name: string) => void } = {}): FolderFiles {
   const absoluteRoot = resolve(root)
   const cache = new Map<string, Promise<Uint8Array | undefined>>()
   /** The settled contents of `cache`, for reads without a wait. */
   const settled = new Map<string, Uint8Array>()
-  let watcher: FSWatcher | undefined
 
   const prefix = absoluteRoot.endsWith(sep) ? absoluteRoot : absoluteRoot + sep
   const pathOf = (name: string) => {
@@ -45,27 +55,47 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
     return rel === '' || rel.startsWith('..' + sep) || rel === '..' ? undefined : path
   }
 
+  // Symlinks: the real path of a file must lie inside the real path of the folder.
+  let realRoot: string | undefined
+  const realPrefix = () => {
+    if (realRoot === undefined) {
+      try {
+        const real = realpathSync.native(absoluteRoot)
+        realRoot = real.endsWith(sep) ? real : real + sep
+      } catch {
+        return undefined
+      }
+    }
+    return realRoot
+  }
+  const insideReal = (real: string) => {
+    const prefix = realPrefix()
+    return prefix !== undefined && real.startsWith(prefix)
+  }
+
+  /** The names read so far (files that exist, so the set stays bounded): what `watch()` follows. */
+  const known = new Set<string>()
+  let watcher: FileWatch | undefined
+  const remember = (key: string) => {
+    if (known.has(key)) return
+    known.add(key)
+    const path = pathOf(key)
+    if (watcher && path !== undefined) watcher.add([path])
+  }
   const startWatching = () => {
     if (watcher) return
-    try {
-      watcher = watch(absoluteRoot, { recursive: true, persistent: false }, (_event, filename) => {
-        if (!filename) {
-          cache.clear()
-          settled.clear()
-        } else {
-          const name = filename.toString().split(sep).join('/')
-          cache.delete(name)
-          settled.delete(name)
-          options.onChange?.(name)
-        }
-      })
-      watcher.on('error', () => {
-        cache.clear()
-        settled.clear()
-      })
-    } catch {
-      // A folder that does not exist yet: nothing to watch, nothing cached.
-    }
+    const byPath = () => new Map([...known].map((name) => [pathOf(name), name]))
+    watcher = watchFiles((paths) => {
+      const names = byPath()
+      for (const path of paths) {
+        const name = names.get(path)
+        if (name === undefined) continue
+        cache.delete(name)
+        settled.delete(name)
+        options.onChange?.(name)
+      }
+    })
+    watcher.add([...known].map(pathOf).filter((path): path is string => path !== undefined))
   }
   if (options.watch) startWatching()
 
@@ -83,6 +113,9 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
       if (!path) return undefined
       let buffer: Buffer
       try {
+        if (!insideReal(realpathSync.native(path))) return undefined
+        // Followed before the read, so that a save right after it is seen.
+        remember(key)
         buffer = readFileSync(path)
       } catch {
         return undefined
@@ -98,14 +131,20 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
       if (!cached) {
         const path = pathOf(key)
         const pending: Promise<Uint8Array | undefined> = path
-          ? readFile(path).then(
-              (buffer) => {
-                const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
-                if (cache.get(key) === pending) settled.set(key, bytes)
-                return bytes
-              },
-              () => undefined,
-            )
+          ? realpath(path)
+              .then((real) => {
+                if (!insideReal(real)) throw new Error('outside the data folder')
+                remember(key)
+                return readFile(path)
+              })
+              .then(
+                (buffer) => {
+                  const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+                  if (cache.get(key) === pending) settled.set(key, bytes)
+                  return bytes
+                },
+                () => undefined,
+              )
           : Promise.resolve(undefined)
         cached = pending
         cache.set(key, cached)
@@ -119,18 +158,30 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
     readCached(name) {
       return settled.get(name) ?? settled.get(keyOf(name))
     },
+    leadsOutside(name) {
+      const path = pathOf(keyOf(name))
+      if (!path) return false
+      try {
+        return !insideReal(realpathSync.native(path))
+      } catch {
+        return false
+      }
+    },
     invalidate(name) {
       if (name === undefined) {
         cache.clear()
         settled.clear()
+        realRoot = undefined
       } else {
-        cache.delete(name)
-        settled.delete(name)
+        const key = keyOf(name)
+        cache.delete(key)
+        settled.delete(key)
       }
     },
     watch: startWatching,
     close() {
       watcher?.close()
+      watcher = undefined
     },
   }
 }

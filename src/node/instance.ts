@@ -1,4 +1,4 @@
-import { readFileSync, watch, type FSWatcher } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname, resolve as resolvePath } from 'node:path'
 import type { RequestHandler } from 'msw'
 import { compileRoutes, type RouteSource, type RouteTable } from '../core/compile-routes.js'
@@ -9,11 +9,12 @@ import type { EngineRequest } from '../core/request-data.js'
 import { fromFetchRequest } from '../core/fetch.js'
 import type { MockResponse } from '../core/respond.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
-import { validateRoutes } from '../core/validate-routes.js'
+import { listFiles, validateRoutes } from '../core/validate-routes.js'
 import { folderFiles, type FolderFiles } from './folder-files.js'
-import { defaultDataFor, loadConfig, parseJsonFile, readRoutes, type ResolvedConfig } from './load-config.js'
+import { defaultDataFor, loadConfig, markConfigChanged, parseJsonFile, readRoutes, resolveConfig, type ResolvedConfig } from './load-config.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js'
 import type { MockyardOptions } from './options.js'
+import { watchFiles, type FileWatch } from './watcher.js'
 
 /** The defaults a surface applies where the options say nothing (docs/behaviour.md, "Defaults per surface"). */
 export interface SurfaceDefaults {
@@ -76,6 +77,17 @@ export interface Instance {
   close(): Promise<void>
 }
 
+/**
+ * Options a changed config file cannot change in a running instance (the listener, the engine and
+ * the logger are built with them): a change is logged as needing a restart.
+ */
+const RESTART_OPTIONS = ['port', 'host', 'latency', 'limit', 'pluginContext', 'watch', 'requestLog', 'admin', 'logProvider', 'onUnhandledRequest'] as const
+
+function sameOption(a: unknown, b: unknown): boolean {
+  if (typeof a === 'function' || typeof b === 'function') return typeof a === typeof b
+  return JSON.stringify(a) === JSON.stringify(b)
+}
+
 /** Resets one session's state of a handler that keeps per-session state (`resetSession`). */
 function resetHandlerSession(handler: RequestHandler, session: string): void {
   const reset = (handler as unknown as { resetSession?: (session: string) => void }).resetSession
@@ -99,15 +111,14 @@ export async function createInstance(
   defaults: SurfaceDefaults,
   optionOverrides?: MockyardOptions,
 ): Promise<Instance> {
-  // The folders are made while loading; the logger and watch flag are known once options are read.
+  // The data folders are made while loading. They watch nothing themselves: with live reload the
+  // instance watches the files the routes name (see `followFiles` below).
   const folders = new Map<string, FolderFiles>()
-  const settings: { logger?: Logger; watch?: boolean } = {}
   const filesFor = (data: string) => {
     let files = folders.get(data)
     if (!files) {
-      files = folderFiles(data, { onChange: (name) => settings.logger?.info(formatMessage(`data file changed, served fresh from now on: ${name}`)) })
+      files = folderFiles(data)
       folders.set(data, files)
-      if (settings.watch) files.watch()
     }
     return files
   }
@@ -121,10 +132,7 @@ export async function createInstance(
   }
   const options = config.options
   const logger = options.logProvider ? options.logProvider() : createLogger(defaults.logLevel)
-  settings.logger = logger
   const watching = options.watch ?? defaults.watch
-  settings.watch = watching
-  if (watching) for (const files of folders.values()) files.watch()
   const optionLogger = defaults.warnOptions && !options.logProvider && LOG_LEVELS.indexOf(defaults.logLevel) < LOG_LEVELS.indexOf('warn') ? createLogger('warn') : logger
   for (const warning of config.warnings) optionLogger.warn(formatMessage(formatProblem(warning)))
   for (const warning of loaded.warnings) logger.warn(formatMessage(formatProblem(warning)))
@@ -132,6 +140,7 @@ export async function createInstance(
   const engineOptions = { latency: options.latency ?? defaults.latency, pluginContext: options.pluginContext, logger }
   const engine = createEngine(compileRoutes(baseSources), engineOptions)
   const log = createRequestLog(options.requestLog)
+  // Replaced in place when a changed config file is reloaded.
   const handlers = config.handlers
   let perTest: RequestHandler[] = []
 
@@ -149,34 +158,93 @@ export async function createInstance(
   const tableWith = (layers: RouteSource[], session: string): RouteTable =>
     compileRoutes([...baseSources, ...(session !== '' ? (overrides.get('')?.layers ?? []) : []), ...layers])
 
-  const watchers: FSWatcher[] = []
+  // Live reload (docs/behaviour.md, "Live reload and the working folder"): the config file, the
+  // routes files and the data files the routes in force name are watched, nothing else.
+  /** Data file paths, with the folders and names that serve them. */
+  let dataPaths = new Map<string, Array<{ files: FolderFiles; name: string }>>()
+  let routesPaths = new Set<string>()
+  let fileWatch: FileWatch | undefined
+  const followFiles = () => {
+    if (!fileWatch) return
+    const data = new Map<string, Array<{ files: FolderFiles; name: string }>>()
+    const layers = [...baseSources, ...[...overrides.values()].flatMap((override) => override.layers)]
+    for (const source of layers) {
+      const files = source.files as Partial<FolderFiles>
+      if (typeof files.pathOf !== 'function' || typeof files.invalidate !== 'function') continue
+      for (const { name } of listFiles(source.routes)) {
+        const path = files.pathOf(name)
+        if (path === undefined) continue
+        let users = data.get(path)
+        if (!users) data.set(path, (users = []))
+        if (!users.some((user) => user.files === files && user.name === name)) users.push({ files: files as FolderFiles, name })
+      }
+    }
+    dataPaths = data
+    routesPaths = new Set(config.routes.flatMap((spec) => (typeof spec.routes === 'string' ? [spec.routes] : [])))
+    fileWatch.set([...data.keys(), ...routesPaths, ...(config.configFile ? [config.configFile] : [])])
+  }
+
+  let reloading: Promise<void> | undefined
+  let reloadAgain: { config: boolean } | undefined
+  /** Reloads the routes (and, when it changed, the config file); one reload at a time. */
+  const reload = (configChanged: boolean): void => {
+    if (reloading) {
+      reloadAgain = { config: configChanged || (reloadAgain?.config ?? false) }
+      return
+    }
+    reloading = reloadNow(configChanged).finally(() => {
+      reloading = undefined
+      const again = reloadAgain
+      reloadAgain = undefined
+      if (again && fileWatch) reload(again.config)
+    })
+  }
+  const reloadNow = async (configChanged: boolean) => {
+    try {
+      let nextConfig = config
+      if (configChanged && config.configFile) {
+        markConfigChanged(config.configFile)
+        nextConfig = await resolveConfig(input, { bundled: defaults.bundled ?? false }, optionOverrides)
+        if (nextConfig.problems.length > 0) throw new ConfigError(nextConfig.problems)
+        for (const warning of nextConfig.warnings) logger.warn(formatMessage(formatProblem(warning)))
+      }
+      const next = await readRoutes(nextConfig.routes, filesFor)
+      for (const warning of next.warnings) logger.warn(formatMessage(formatProblem(warning)))
+      if (nextConfig !== config) {
+        const needRestart = RESTART_OPTIONS.filter((key) => !sameOption(config.options[key], nextConfig.options[key]))
+        if (needRestart.length > 0) {
+          logger.warn(formatMessage(`the config file changed ${needRestart.join(', ')}: ${needRestart.length > 1 ? 'these apply' : 'this applies'} at the next start. Restart mockyard to apply ${needRestart.length > 1 ? 'them' : 'it'}.`))
+        }
+        config = nextConfig
+        handlers.splice(0, handlers.length, ...nextConfig.handlers)
+      }
+      baseSources = next.sources
+      engine.setTable(compileRoutes(baseSources))
+      for (const [session, override] of overrides) override.engine.setTable(tableWith(override.layers, session))
+      followFiles()
+      const names = config.routes.filter((r) => typeof r.routes === 'string').map((r) => r.label)
+      logger.info(formatMessage(`routes reloaded from ${configChanged && config.configFile ? config.configFile : names.join(', ')}`))
+    } catch (error) {
+      logger.error(error instanceof ConfigError ? error.message + '\n' + formatMessage('keeping the last good routes.') : error)
+    }
+  }
   if (watching) {
-    let timer: NodeJS.Timeout | undefined
-    const reload = async () => {
-      try {
-        const next = await readRoutes(config.routes, filesFor)
-        for (const warning of next.warnings) logger.warn(formatMessage(formatProblem(warning)))
-        baseSources = next.sources
-        engine.setTable(compileRoutes(baseSources))
-        for (const [session, override] of overrides) override.engine.setTable(tableWith(override.layers, session))
-        logger.info(formatMessage(`routes reloaded from ${config.routes.filter((r) => typeof r.routes === 'string').map((r) => r.label).join(', ')}`))
-      } catch (error) {
-        logger.error(error instanceof ConfigError ? error.message + '\n' + formatMessage('keeping the last good routes.') : error)
+    fileWatch = watchFiles((paths) => {
+      let configChanged = false
+      let routesChanged = false
+      for (const path of paths) {
+        if (path === config.configFile) configChanged = true
+        if (routesPaths.has(path)) routesChanged = true
+        const users = dataPaths.get(path)
+        if (!users) continue
+        for (const { files, name } of users) files.invalidate(name)
+        logger.info(formatMessage(`data file changed, served fresh from now on: ${path}`))
       }
-    }
-    for (const spec of config.routes) {
-      if (typeof spec.routes !== 'string') continue
-      try {
-        const watcher = watch(spec.routes, { persistent: false }, () => {
-          clearTimeout(timer)
-          timer = setTimeout(() => void reload(), 40)
-        })
-        watcher.on('error', () => undefined)
-        watchers.push(watcher)
-      } catch {
-        // The file vanished between load and watch: nothing to watch.
-      }
-    }
+      if (configChanged || routesChanged) reload(configChanged)
+    }, (folder, error) => {
+      logger.warn(formatMessage(`cannot watch ${folder} (${error.code ?? error.message}): edits there are not reloaded. Raise the system's limit of file watches (fs.inotify.max_user_watches on Linux), or restart mockyard after editing.`))
+    })
+    followFiles()
   }
 
   /** The outcome of a request the engine handled, recorded in the log. */
@@ -232,7 +300,9 @@ export async function createInstance(
   }
 
   return {
-    config,
+    get config() {
+      return config
+    },
     options,
     logger,
     logsRequests: options.logProvider !== undefined || LOG_LEVELS.indexOf(defaults.logLevel) >= LOG_LEVELS.indexOf('info'),
@@ -269,6 +339,7 @@ export async function createInstance(
       const previous = overrides.get(session)
       const layers = [...(previous?.layers ?? []), { file: typeof input === 'string' ? input : 'overrides', routes, files }]
       overrides.set(session, { layers, engine: createEngine(tableWith(layers, session), engineOptions) })
+      followFiles()
     },
     routes(session = '') {
       return (overrides.get(session)?.engine ?? overrides.get('')?.engine ?? engine).table.config
@@ -276,19 +347,23 @@ export async function createInstance(
     reset(session) {
       if (session === undefined || session === '') {
         engine.reset()
-        overrides.clear()
+        if (overrides.size > 0) {
+          overrides.clear()
+          followFiles()
+        }
         perTest = []
         log.clear()
         for (const handler of handlers) resetHandler(handler)
       } else {
         engine.reset(session)
-        overrides.delete(session)
+        if (overrides.delete(session)) followFiles()
         log.clear(session)
         for (const handler of handlers) resetHandlerSession(handler, session)
       }
     },
     async close() {
-      for (const watcher of watchers) watcher.close()
+      fileWatch?.close()
+      fileWatch = undefined
       for (const files of folders.values()) files.close()
     },
   }

@@ -105,8 +105,17 @@ export function parseJsonFile(text: string, file: string): { value?: unknown; pr
   }
 }
 
+/** Config files changed since they were first imported, and how often (live reload re-imports them). */
+const configVersions = new Map<string, number>()
+
+/** Makes the next read of a `.js` config file import it afresh (docs/behaviour.md, "Live reload and the working folder"). */
+export function markConfigChanged(path: string): void {
+  configVersions.set(path, (configVersions.get(path) ?? 0) + 1)
+}
+
 async function importDefault(path: string): Promise<unknown> {
-  const module = (await import(pathToFileURL(path).href)) as { default?: unknown }
+  const version = configVersions.get(path)
+  const module = (await import(pathToFileURL(path).href + (version ? `?mockyard-reload=${version}` : ''))) as { default?: unknown }
   return module.default ?? module
 }
 
@@ -370,16 +379,18 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
     }
     // Every named file: missing ones and unparseable JSON are warnings. The reads fill the
     // cache, so the first requests are served from memory. Each file is read and parsed once.
-    const states = new Map<string, 'ok' | 'missing' | 'invalid'>()
+    const states = new Map<string, 'ok' | 'missing' | 'invalid' | 'outside'>()
     for (const { name, path } of named) {
       let state = states.get(name)
       if (state === undefined) {
         const bytes = files.load(name)
-        state = bytes === undefined ? 'missing' : name.endsWith('.json') && !isJson(bytes) ? 'invalid' : 'ok'
+        state = bytes === undefined ? (files.leadsOutside(name) ? 'outside' : 'missing') : name.endsWith('.json') && !isJson(bytes) ? 'invalid' : 'ok'
         states.set(name, state)
       }
       if (state === 'missing') {
         warnings.push({ file: spec.label, pointer: toPointer(path), message: `the data file "${name}" does not exist in ${spec.data}`, fix: 'Add the file (requests for it answer 404 until then), or fix the name.' })
+      } else if (state === 'outside') {
+        warnings.push({ file: spec.label, pointer: toPointer(path), message: `the data file "${name}" is a symlink leading outside ${spec.data}; it answers 404`, fix: 'Copy the file into the data folder, or point the symlink at a file inside it.' })
       } else if (state === 'invalid') {
         warnings.push({ file: spec.label, pointer: toPointer(path), message: `the data file "${name}" is not valid JSON; it is served as written`, fix: 'Fix the JSON in the file if clients should parse it.' })
       }

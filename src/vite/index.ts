@@ -53,6 +53,8 @@ interface Loaded {
   /** Routes files and the config file, absolute: a change to one reloads the routes. */
   routesFiles: Set<string>
   configFile?: string
+  /** The data files the routes name, absolute: only these are followed (docs/behaviour.md, "Live reload and the working folder"). */
+  dataFiles: Set<string>
 }
 
 interface Logger {
@@ -163,7 +165,8 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       }
       if (resolved.options.latency !== undefined) config.latency = resolved.options.latency
       if (resolved.options.pluginContext !== undefined) config.pluginContext = resolved.options.pluginContext
-      lastGood = latest = { config, routesFiles: routesFilesOf(resolved), configFile: resolved.configFile }
+      const dataFiles = new Set(sources.flatMap((source) => listFiles(source.routes).flatMap(({ name }) => (source.files as FolderFiles).pathOf(name) ?? [])))
+      lastGood = latest = { config, routesFiles: routesFilesOf(resolved), configFile: resolved.configFile, dataFiles }
       return lastGood
     } catch (error) {
       const message = error instanceof ConfigError ? error.message : formatMessage(`the mocks could not be loaded: ${(error as Error).stack ?? error}`)
@@ -174,6 +177,7 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
         config: { ...config, error: message },
         routesFiles: resolved ? routesFilesOf(resolved) : (lastGood?.routesFiles ?? new Set()),
         configFile: resolved?.configFile ?? lastGood?.configFile ?? (configOption ? resolve(configOption) : undefined),
+        dataFiles: lastGood?.dataFiles ?? new Set(),
       }
       return latest
     }
@@ -229,14 +233,11 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
     let timer: ReturnType<typeof setTimeout> | undefined
     const changed = new Set<string>()
     const isRelevant = (file: string, state: Loaded) => {
-      if (state.routesFiles.has(file) || file === state.configFile) return true
-      return folderList.some((folder) => {
-        const rel = relative(folder.root, file)
-        return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)
-      })
+      // A file no route names (a log file in the data folder, say) changes nothing.
+      return state.routesFiles.has(file) || file === state.configFile || state.dataFiles.has(file)
     }
     const follow = (state: Loaded) => {
-      const paths = [...state.routesFiles, ...folderList.map((folder) => folder.root)]
+      const paths = [...state.routesFiles, ...state.dataFiles]
       if (state.configFile) paths.push(state.configFile)
       // Files outside the Vite root are not watched unless added (adding twice is harmless).
       server.watcher.add(paths)

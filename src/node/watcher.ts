@@ -1,0 +1,200 @@
+import { statSync, watch, type FSWatcher, type Stats } from 'node:fs'
+import { basename, dirname, join, relative, resolve, sep } from 'node:path'
+
+/**
+ * Watches a set of files, and nothing else (docs/behaviour.md, "Live reload and the working
+ * folder"): one non-recursive OS watch per folder holding a watched file, whose events are
+ * filtered by name. A folder that is deleted, renamed away or not there yet is followed through
+ * its nearest existing ancestor (one watch, filtered by the next name on the way down) until it
+ * exists again; then it is watched again and every watched file in it counts as changed.
+ */
+export interface FileWatch {
+  /** Replaces the set of watched files (absolute paths). Folders no longer used stop being watched. */
+  set(paths: Iterable<string>): void
+  /** Adds files to the set. */
+  add(paths: Iterable<string>): void
+  /** The number of OS watches open (for tests and diagnostics). */
+  readonly size: number
+  close(): void
+}
+
+/** Quiet time after the last event before a change is reported: one save is several events. */
+const SETTLE_MS = 50
+
+interface Folder {
+  readonly path: string
+  /** Base names of the watched files in this folder. */
+  readonly names: Set<string>
+  watcher?: FSWatcher
+  /** Identity of the folder the watcher is on, to notice a folder replaced under the same name. */
+  identity?: string
+  /** True while the folder is missing and its ancestor is watched instead. */
+  waiting: boolean
+}
+
+const identityOf = (stats: Stats) => `${stats.dev}:${stats.ino}`
+
+function statDirectory(path: string): Stats | undefined {
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false })
+    return stats?.isDirectory() ? stats : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Starts watching nothing; `set()` names the files. `onChange` gets the changed paths once the
+ * events of a save have settled.
+ *
+ * @example
+ * const files = watchFiles((paths) => console.log('changed', paths))
+ * files.set(['/app/mocks/routes.json', '/app/mocks/data/users.json'])
+ */
+export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (folder: string, error: NodeJS.ErrnoException) => void): FileWatch {
+  const folders = new Map<string, Folder>()
+  let pending = new Set<string>()
+  let timer: NodeJS.Timeout | undefined
+  let closed = false
+
+  const report = (folder: Folder, name?: string) => {
+    if (closed) return
+    if (name === undefined) for (const each of folder.names) pending.add(folder.path + sep + each)
+    else pending.add(folder.path + sep + name)
+    clearTimeout(timer)
+    timer = setTimeout(() => {
+      const paths = pending
+      pending = new Set()
+      if (!closed) onChange(paths)
+    }, SETTLE_MS)
+  }
+
+  /** Folders whose watch failed, reported once each (out of OS watches: ENOSPC, EMFILE). */
+  const failed = new Set<string>()
+  const fail = (path: string, error: unknown) => {
+    if (failed.has(path)) return
+    failed.add(path)
+    onError?.(path, error as NodeJS.ErrnoException)
+  }
+
+  const disarm = (folder: Folder) => {
+    folder.watcher?.close()
+    folder.watcher = undefined
+    folder.identity = undefined
+  }
+
+  /** Watches the folder itself, or, while it is missing, its nearest existing ancestor. */
+  const arm = (folder: Folder, initial: boolean) => {
+    if (closed || folders.get(folder.path) !== folder) return
+    disarm(folder)
+    const stats = statDirectory(folder.path)
+    if (stats) {
+      try {
+        const watcher = watch(folder.path, { persistent: false }, (event, filename) => {
+          const name = filename?.toString()
+          if (name === undefined || name === '') return report(folder)
+          if (folder.names.has(name)) report(folder, name)
+          // The folder itself deleted or moved away: inotify reports it under the folder's own
+          // name. Its watch is dead then, so watch again (the inode number of a folder created
+          // again under the name is often the same, so only a child of that name asks for more).
+          if (event === 'rename' && name === basename(folder.path)) {
+            const now = statDirectory(folder.path)
+            const child = statSync(join(folder.path, name), { throwIfNoEntry: false })
+            if (!now || !child || identityOf(now) !== folder.identity) arm(folder, false)
+          }
+        })
+        watcher.on('error', () => {
+          if (folder.watcher === watcher) setTimeout(() => arm(folder, false), SETTLE_MS).unref()
+        })
+        folder.watcher = watcher
+        folder.identity = identityOf(stats)
+        const wasWaiting = folder.waiting
+        folder.waiting = false
+        // Files may have changed while the folder was not watched: they count as changed.
+        if (!initial || wasWaiting) report(folder)
+        return
+      } catch (error) {
+        // Gone between the stat and the watch: follow it through an ancestor.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return fail(folder.path, error)
+      }
+    }
+    folder.waiting = true
+    let ancestor = dirname(folder.path)
+    while (!statDirectory(ancestor) && dirname(ancestor) !== ancestor) ancestor = dirname(ancestor)
+    const next = relative(ancestor, folder.path).split(sep)[0]
+    try {
+      const watcher = watch(ancestor, { persistent: false }, (_event, filename) => {
+        const name = filename?.toString()
+        if (!name || name === next) arm(folder, false)
+      })
+      watcher.on('error', () => {
+        if (folder.watcher === watcher) setTimeout(() => arm(folder, false), SETTLE_MS).unref()
+      })
+      folder.watcher = watcher
+    } catch (error) {
+      return fail(ancestor, error)
+    }
+    // Created between the stat and the watch: watch it now.
+    if (statDirectory(folder.path)) arm(folder, false)
+  }
+
+  const group = (paths: Iterable<string>) => {
+    const wanted = new Map<string, Set<string>>()
+    for (const path of paths) {
+      const absolute = resolve(path)
+      const folder = dirname(absolute)
+      let names = wanted.get(folder)
+      if (!names) wanted.set(folder, (names = new Set()))
+      names.add(basename(absolute))
+    }
+    return wanted
+  }
+
+  return {
+    add(paths) {
+      if (closed) return
+      for (const [path, names] of group(paths)) {
+        const known = folders.get(path)
+        if (known) {
+          for (const name of names) known.names.add(name)
+          continue
+        }
+        const folder: Folder = { path, names, waiting: false }
+        folders.set(path, folder)
+        arm(folder, true)
+      }
+    },
+    set(paths) {
+      if (closed) return
+      const wanted = group(paths)
+      for (const [path, folder] of folders) {
+        if (!wanted.has(path)) {
+          folders.delete(path)
+          disarm(folder)
+        }
+      }
+      for (const [path, names] of wanted) {
+        const known = folders.get(path)
+        if (known) {
+          known.names.clear()
+          for (const name of names) known.names.add(name)
+          continue
+        }
+        const folder: Folder = { path, names, waiting: false }
+        folders.set(path, folder)
+        arm(folder, true)
+      }
+    },
+    get size() {
+      let count = 0
+      for (const folder of folders.values()) if (folder.watcher) count++
+      return count
+    },
+    close() {
+      closed = true
+      clearTimeout(timer)
+      for (const folder of folders.values()) disarm(folder)
+      folders.clear()
+    },
+  }
+}

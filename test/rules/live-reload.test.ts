@@ -1,0 +1,106 @@
+/**
+ * docs/behaviour.md, "Live reload and the working folder" and "Security" (symlinks), through the
+ * library surfaces: what the middleware and `folderFiles` watch, and what they serve through
+ * symlinks. The CLI cases (log files, node_modules, signals) are in test/cli/watch.test.ts.
+ */
+import { mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createMiddleware, folderFiles, startMockServer } from 'mockyard/node'
+import { captureLogs, removeTempDirs, tempDir, until, writeMocks } from './support.js'
+
+afterEach(() => removeTempDirs())
+
+const decoder = new TextDecoder()
+
+describe('folderFiles().watch() follows the files it has read, by every way of saving', () => {
+  it('sees saves by rename again and again, a delete and re-create, and ignores files it never read', async () => {
+    const dir = tempDir()
+    writeFileSync(join(dir, 'a.json'), '1')
+    writeFileSync(join(dir, 'other.txt'), 'x')
+    const changed: string[] = []
+    const files = folderFiles(dir, { watch: true, onChange: (name) => changed.push(name) })
+    try {
+      expect(decoder.decode(files.load('a.json'))).toBe('1')
+      const text = async () => decoder.decode((await files.read('a.json')) ?? new Uint8Array())
+      for (const v of ['2', '3', '4']) {
+        writeFileSync(join(dir, 'a.json.tmp'), v)
+        renameSync(join(dir, 'a.json.tmp'), join(dir, 'a.json'))
+        await until(async () => (await text()) === v, 5000, `save by rename ${v}`)
+      }
+      unlinkSync(join(dir, 'a.json'))
+      await until(async () => (await files.read('a.json')) === undefined, 5000, 'the deleted file')
+      writeFileSync(join(dir, 'a.json'), '5')
+      await until(async () => (await text()) === '5', 5000, 'the re-created file')
+      writeFileSync(join(dir, 'other.txt'), 'y')
+      writeFileSync(join(dir, 'log.txt'), 'z')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(new Set(changed)).toEqual(new Set(['a.json']))
+    } finally {
+      files.close()
+    }
+  })
+})
+
+describe('the middleware with inline routes does not watch the working folder', () => {
+  it('a data folder of inline routes: only the named files are followed', async () => {
+    const dir = tempDir()
+    mkdirSync(join(dir, 'data'))
+    writeFileSync(join(dir, 'data', 'a.json'), '{"v":1}')
+    const logs = captureLogs()
+    const middleware = await createMiddleware({ routes: { 'v1/a': { file: 'a.json' } }, data: join(dir, 'data'), latency: 0, logProvider: logs.logProvider })
+    try {
+      const server = await import('node:http').then(({ createServer }) => createServer((req, res) => middleware(req, res, () => res.writeHead(404).end())))
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/a`
+      try {
+        expect(await (await fetch(url)).text()).toBe('{"v":1}')
+        writeFileSync(join(dir, 'data', 'unrelated.log'), 'line\n')
+        writeFileSync(join(dir, 'data', 'a.json'), '{"v":2}')
+        await until(async () => (await (await fetch(url)).text()) === '{"v":2}', 5000, 'the edited inline data file')
+        expect(logs.info.filter((line) => line.includes('changed'))).toEqual([expect.stringContaining('a.json')])
+      } finally {
+        server.closeAllConnections()
+        await new Promise((resolve) => server.close(resolve))
+      }
+    } finally {
+      await middleware.close()
+    }
+  })
+})
+
+describe('Symlinks: a data file is served only when its real path is inside the data folder', () => {
+  it('a symlink out is a load warning and a 404; links inside the folder work', async () => {
+    const outside = tempDir()
+    writeFileSync(join(outside, 'secret.json'), '{"secret":true}')
+    const mocks = writeMocks({ 'v1/leak': { file: 'leak.json' }, 'v1/inner': { file: 'inner.json' } }, { 'real.json': '{"real":true}' })
+    symlinkSync(join(outside, 'secret.json'), join(mocks.data, 'leak.json'))
+    symlinkSync(join(mocks.data, 'real.json'), join(mocks.data, 'inner.json'))
+    const logs = captureLogs()
+    const server = await startMockServer({ routes: mocks.routes, logProvider: logs.logProvider })
+    try {
+      expect(logs.warn.join('\n')).toMatch(/routes\.json#\/v1~1leak\/file: the data file "leak\.json" is a symlink leading outside/)
+      const leak = await fetch(`${server.url}/v1/leak`)
+      expect(leak.status).toBe(404)
+      expect(await leak.text()).not.toContain('secret')
+      expect(await (await fetch(`${server.url}/v1/inner`)).json()).toEqual({ real: true })
+    } finally {
+      await server.stop()
+    }
+  })
+
+  it('a symlink made to lead out while running answers 404 once the file is read again', async () => {
+    const outside = tempDir()
+    writeFileSync(join(outside, 'secret.json'), '{"secret":true}')
+    const mocks = writeMocks({ 'v1/a': { file: 'a.json' } }, { 'a.json': '{"ok":true}' })
+    const server = await startMockServer({ routes: mocks.routes, watch: true, logProvider: captureLogs().logProvider })
+    try {
+      expect((await fetch(`${server.url}/v1/a`)).status).toBe(200)
+      symlinkSync(join(outside, 'secret.json'), join(mocks.data, 'a.json.tmp'))
+      renameSync(join(mocks.data, 'a.json.tmp'), join(mocks.data, 'a.json'))
+      await until(async () => (await fetch(`${server.url}/v1/a`)).status === 404, 5000, 'the swapped-in symlink answering 404')
+    } finally {
+      await server.stop()
+    }
+  })
+})
