@@ -113,6 +113,8 @@ async function main(argv: string[]): Promise<void> {
   })
   const shown = `http://${running.host}:${running.port}`
   process.stdout.write(`mockyard listening on ${shown}\n`)
+  // docs/behaviour.md, "The dashboard": on a loopback URL, since it answers loopback clients.
+  logger.info(`mockyard dashboard on ${running.url}/__mockyard/`)
   const stop = (signal: string) => {
     logger.info(`[mockyard] ${signal}: stopping.`)
     running.stop().then(
