@@ -106,7 +106,7 @@ function rowOf(record) {
     'data-id': record.id,
     'aria-selected': state.selected === record.id ? 'true' : 'false',
   })
-  const session = record.session === '' ? '—' : record.session.length > 10 ? record.session.slice(0, 8) + '…' : record.session
+  const session = record.session === '' ? '—' : record.session.length > 16 ? record.session.slice(0, 14) + '…' : record.session
   row.append(
     el('td', { class: 'time', text: timeOf(record.time) }),
     el('td', { class: 'session', title: sessionLabel(record.session), text: session }),
@@ -203,6 +203,7 @@ async function openDetail(id, focus = true) {
   const panel = $('detail')
   const body = $('detail-body')
   panel.hidden = false
+  panel.parentElement.classList.add('with-detail')
   body.replaceChildren(el('p', { class: 'count', text: 'loading…' }))
   let record
   try {
@@ -236,6 +237,7 @@ function closeDetail() {
   const id = state.selected
   state.selected = null
   $('detail').hidden = true
+  $('detail').parentElement.classList.remove('with-detail')
   for (const row of document.querySelectorAll('#requests tr.row[aria-selected=true]')) row.setAttribute('aria-selected', 'false')
   if (id !== null) document.querySelector(`#requests tr.row[data-id="${id}"]`)?.focus()
 }
