@@ -204,6 +204,13 @@ test('options and files, and readable on a narrow window', async ({ page, listen
   await expect(page.locator('#config pre')).toContainText('"data": ')
 })
 
+test('the listener of the Playwright globalSetup serves it too', async ({ page }) => {
+  await page.goto(process.env.MOCKYARD_URL + '/__mockyard/')
+  await expect(page.locator('#live')).toHaveText('live')
+  await page.getByRole('tab', { name: 'Routes' }).click()
+  await expect(page.getByRole('article', { name: 'route v1/jobs/42' })).toBeVisible()
+})
+
 // The README's picture: `MOCKYARD_SCREENSHOT=docs/dashboard.png npx playwright test --project listener dashboard`.
 test('screenshot for the README', async ({ page, listener }) => {
   test.skip(!process.env.MOCKYARD_SCREENSHOT, 'set MOCKYARD_SCREENSHOT to the output path')

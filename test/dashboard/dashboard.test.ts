@@ -6,7 +6,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { writeFileSync } from 'node:fs'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { startMockServer, type RunningServer } from 'mockyard/node'
+import { MockServer, startMockServer, type RunningServer } from 'mockyard/node'
 import { captureLogs, rawRequest, removeTempDirs, until, writeMocks } from '../rules/support.js'
 
 const routes = {
@@ -78,6 +78,19 @@ describe('GET /__mockyard/ (the page)', () => {
     const reset = await rawRequest(server.url, '/__mockyard/reset', { method: 'POST', headers: { origin: own.origin, host: own.host } })
     expect(reset.status).toBe(200)
     expect(server.requests()).toEqual([])
+  })
+
+  it('is served by MockServer too', async () => {
+    const mocks = writeMocks(routes, files)
+    const server = new MockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider })
+    const { url } = await server.start({ port: 0, host: '127.0.0.1' })
+    try {
+      const page = await fetch(url + '/__mockyard/')
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain('<title>mockyard dashboard</title>')
+    } finally {
+      await server.stop()
+    }
   })
 
   it('answers GET only', async () => {
