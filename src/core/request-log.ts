@@ -138,6 +138,26 @@ function joinHeaders(input: RequestInput['headers']): string {
   return flatHeaders(input).join('\0')
 }
 
+/**
+ * Response headers as `\0name\0value...` and their count. A plain record (what the engine
+ * builds) is walked with for-in and concatenated: no intermediate arrays on the hot path.
+ */
+function responseHeaderText(input: RequestInput['responseHeaders']): [number, string] {
+  if (input === undefined) return [0, '']
+  if (Array.isArray(input) || Symbol.iterator in (input as object)) {
+    const flat = flatHeaders(input)
+    return [flat.length >> 1, flat.length > 0 ? '\0' + flat.join('\0') : '']
+  }
+  const record = input as Record<string, string | number>
+  let text = ''
+  let count = 0
+  for (const name in record) {
+    text += '\0' + name + '\0' + record[name]
+    count++
+  }
+  return [count, text]
+}
+
 /** Bytes of the log's store per chunk; a record larger than half of it gets a chunk of its own. */
 const CHUNK_BYTES = 64 * 1024
 
@@ -316,9 +336,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       const id = nextId++
       const slot = id % limit
       // Response headers go first, after their count: `method url entry session count [pairs] request-pairs`.
-      const responsePairs = input.responseHeaders === undefined ? undefined : flatHeaders(input.responseHeaders)
-      const responseCount = responsePairs ? responsePairs.length >> 1 : 0
-      const text = `${input.method}\0${input.url}\0${input.entry ?? ''}\0${input.session}\0${responseCount}${responseCount > 0 ? '\0' + responsePairs!.join('\0') : ''}\0${joinHeaders(input.headers)}`
+      const [responseCount, responseText] = responseHeaderText(input.responseHeaders)
+      const text = `${input.method}\0${input.url}\0${input.entry ?? ''}\0${input.session}\0${responseCount}${responseText}\0${joinHeaders(input.headers)}`
       const body = typeof input.body === 'string' ? encoder.encode(input.body) : input.body
       const kept = body ? Math.min(body.byteLength, BODY_LIMIT) : 0
       // encodeInto writes at most three bytes per UTF-16 unit.
