@@ -40,7 +40,7 @@ const hubs = new WeakMap<Instance, Hub>()
  * Events: `requests` (summaries, oldest first), `cleared` (a reset emptied the log or part
  * of it), `reload` (the live-reload status changed), `resync`.
  */
-export function openEventStream(instance: Instance, req: IncomingMessage, res: ServerResponse): void {
+export function openEventStream(instance: Instance, _req: IncomingMessage, res: ServerResponse): void {
   let hub = hubs.get(instance)
   if (!hub) {
     hub = { clients: new Set(), lastId: instance.log.lastId, clears: instance.log.clears, reloads: instance.reloads.count, beat: 0 }
@@ -68,7 +68,6 @@ export function openEventStream(instance: Instance, req: IncomingMessage, res: S
       hub.timer = undefined
     }
   }
-  req.on('close', drop)
   res.on('close', drop)
   res.on('drain', () => {
     if (!client.behind) return
@@ -118,4 +117,17 @@ function tick(instance: Instance, hub: Hub): void {
     hub.beat = 0
     for (const client of hub.clients) if (!client.behind && !client.res.destroyed) client.res.write(': keep-alive\n\n')
   }
+}
+
+/**
+ * Ends every open event stream of an instance: a stopping listener must not wait for them as it
+ * waits for requests in flight (the pages reconnect to the next listener on their own).
+ */
+export function closeEventStreams(instance: Instance): void {
+  const hub = hubs.get(instance)
+  if (!hub) return
+  for (const client of hub.clients) client.res.end()
+  hub.clients.clear()
+  if (hub.timer) clearInterval(hub.timer)
+  hub.timer = undefined
 }

@@ -5,6 +5,7 @@ import { openEventStream } from './events.js'
 import { dashboardRoutes, dashboardState } from './snapshot.js'
 
 export { dashboardRoutes, dashboardState, summarize, type RequestSummary } from './snapshot.js'
+export { closeEventStreams } from './events.js'
 
 /**
  * The page's files, shipped in the package's `static/dashboard/` folder (two levels up from

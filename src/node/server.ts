@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { RequestHandler } from 'msw'
 import type { RequestFilter, RequestRecord } from '../core/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
+import { closeEventStreams } from '../dashboard/index.js'
 import { handleAdmin } from './admin.js'
 import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
 import { createNodeHandler } from './node-handler.js'
@@ -81,6 +82,8 @@ export async function listen(instance: Instance, host: string, port: number): Pr
     server,
     stop() {
       stopping ??= new Promise<void>((resolve) => {
+        // docs/behaviour.md, "The dashboard": its event streams are not requests to wait for.
+        closeEventStreams(instance)
         server.close(() => resolve())
         server.closeIdleConnections()
         // Connections in the middle of a (delayed) response get a moment, then go.

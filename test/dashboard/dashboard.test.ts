@@ -252,6 +252,19 @@ describe('GET /__mockyard/dashboard/events (the live feed)', () => {
     }
   })
 
+  it('ends open streams when the listener stops', async () => {
+    const { server } = await start()
+    const stream = openEvents(server.url)
+    try {
+      await until(() => stream.events.some((e) => e.event === 'hello'), 5000, 'the hello event')
+      const ended = new Promise<void>((resolve) => stream.response!.on('end', resolve))
+      await server.stop()
+      await ended
+    } finally {
+      stream.close()
+    }
+  })
+
   it('asks the page to reload the log instead of sending a flood', async () => {
     const { server } = await start()
     const stream = openEvents(server.url)
