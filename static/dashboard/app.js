@@ -249,6 +249,7 @@ function conditionText(value) {
 }
 
 function answerText(entry) {
+  if (entry.sequence) return `a sequence of ${entry.sequence.length}`
   const parts = []
   if (entry.url) parts.push(`redirect ${entry.url}`)
   else if (entry.file) parts.push(entry.file)

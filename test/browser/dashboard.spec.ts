@@ -2,6 +2,9 @@
  * The dashboard in a real browser (docs/behaviour.md, "The dashboard"): each test starts its own
  * listener on the example config, drives requests at it from Node and reads what the page shows.
  */
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test as base, expect, type Page } from '@playwright/test'
 import { startMockServer, type RunningServer } from 'mockyard/node'
@@ -202,6 +205,29 @@ test('options and files, and readable on a narrow window', async ({ page, listen
   await expect(page.locator('#config')).toContainText(examples + 'routes.json')
   await expect(page.locator('#config')).toContainText('Last reload')
   await expect(page.locator('#config pre')).toContainText('"data": ')
+})
+
+test('a live reload that breaks the config shows a banner; a good one takes it away', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'mockyard-dashboard-'))
+  cpSync(examples, dir, { recursive: true })
+  const quiet = () => undefined
+  const logProvider = () => ({ log: quiet, debug: quiet, info: quiet, warn: quiet, error: quiet })
+  const server = await startMockServer({ routes: join(dir, 'routes.json'), data: join(dir, 'data'), watch: true, logProvider })
+  try {
+    await open(page, server)
+    await expect(page.locator('#banner')).toBeHidden()
+    writeFileSync(join(dir, 'routes.json'), '{ "v1/users": { "file": ')
+    await expect(page.locator('#banner')).toContainText('the last good routes are being served', { timeout: 10_000 })
+    await expect(page.locator('#banner pre')).toContainText(join(dir, 'routes.json'))
+    await page.getByRole('tab', { name: 'Config' }).click()
+    await expect(page.locator('#config')).toContainText('failed')
+    writeFileSync(join(dir, 'routes.json'), JSON.stringify({ 'v1/users': { file: 'users.json' } }))
+    await expect(page.locator('#banner')).toBeHidden({ timeout: 10_000 })
+    await expect(page.locator('#config')).toContainText('ok')
+  } finally {
+    await server.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
 })
 
 test('the listener of the Playwright globalSetup serves it too', async ({ page }) => {
