@@ -41,6 +41,14 @@ export function dashboardState(instance: Instance) {
   const sessions = [...new Set(records.map((r) => r.session))].sort()
   return {
     options: describeOptions(instance.options as Record<string, unknown>),
+    /** What applies, given options first, then the surface's defaults. */
+    effective: {
+      latency: instance.options.latency ?? instance.defaults.latency,
+      watch: instance.options.watch ?? instance.defaults.watch,
+      limit: instance.options.limit ?? '50mb',
+      requestLog: { limit: Math.max(1, Math.floor(instance.options.requestLog?.limit ?? 1000)) },
+      admin: { allowRemote: instance.options.admin?.allowRemote ?? false },
+    },
     configFile: instance.config.configFile ?? null,
     routesFiles: instance.config.routes.map((spec) => ({
       file: typeof spec.routes === 'string' ? spec.routes : spec.label,

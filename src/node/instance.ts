@@ -71,6 +71,8 @@ export interface Instance {
   routes(session?: string): RoutesConfig
   /** Sequences, overrides, per-test handlers and the request log back to the start. */
   reset(session?: string): void
+  /** The defaults of the surface that made this instance (what applies where the options say nothing). */
+  readonly defaults: SurfaceDefaults
   /** The last live reload: when, and its error while the config is broken (the dashboard shows it). */
   readonly reloads: ReloadStatus
   /** What answers a session now: its engine and the override layers in force (everyone's, then its own). */
@@ -307,6 +309,7 @@ export async function createInstance(
       const layers = [...(previous?.layers ?? []), { file: typeof input === 'string' ? input : 'overrides', routes, files }]
       overrides.set(session, { layers, engine: createEngine(tableWith(layers, session), engineOptions) })
     },
+    defaults,
     reloads,
     inspect(session = '') {
       return {

@@ -317,7 +317,8 @@ function renderConfig() {
   fact('Last reload', reload.at ? `${reload.at}${reload.error ? ' — failed' : ' — ok'} (${reload.count} so far)` : 'none since start')
   const parts = [el('h2', { text: 'Files loaded' }), grid]
   if (reload.error) parts.push(el('h2', { text: 'The config is broken' }), el('pre', { class: 'explanation', text: reload.error }))
-  parts.push(el('h2', { text: 'Options in force (as given; the surface\'s defaults apply to the rest)' }), el('pre', { class: 'body', text: JSON.stringify(info.options, null, 2) }))
+  parts.push(el('h2', { text: 'In force' }), el('pre', { class: 'body', text: JSON.stringify(info.effective, null, 2) }))
+  parts.push(el('h2', { text: 'Options as given' }), el('pre', { class: 'body', text: JSON.stringify(info.options, null, 2) }))
   $('config').replaceChildren(...parts)
   const banner = $('banner')
   if (reload.error) {

@@ -204,7 +204,8 @@ test('options and files, and readable on a narrow window', async ({ page, listen
   await page.getByRole('tab', { name: 'Config' }).click()
   await expect(page.locator('#config')).toContainText(examples + 'routes.json')
   await expect(page.locator('#config')).toContainText('Last reload')
-  await expect(page.locator('#config pre')).toContainText('"data": ')
+  await expect(page.locator('#config pre').first()).toContainText('"latency": 0')
+  await expect(page.locator('#config pre').nth(1)).toContainText('"data": ')
 })
 
 test('a live reload that breaks the config shows a banner; a good one takes it away', async ({ page }) => {

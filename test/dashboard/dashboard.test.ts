@@ -121,6 +121,8 @@ describe('GET /__mockyard/dashboard/state', () => {
     expect(state.routesFiles).toEqual([{ file: mocks.routes, data: mocks.data }])
     expect(state.options.routes).toEqual([mocks.routes])
     expect(state.options.logProvider).toBe('(function)')
+    // startMockServer's defaults where the options say nothing.
+    expect(state.effective).toEqual({ latency: 0, watch: false, limit: '50mb', requestLog: { limit: 1000 }, admin: { allowRemote: false } })
     expect(state.reload).toEqual({ count: 0 })
     expect(state.log).toEqual({ limit: 1000, lastId: 3, clears: 0 })
   })
