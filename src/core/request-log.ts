@@ -200,7 +200,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
    * Rare, per-record extras: an unmatched request's explanation (a function until first read)
    * and response headers set after recording. Unset for the common answered request.
    */
-  const explanations: Array<(() => string) | undefined> = new Array(limit).fill(undefined)
+  const explanations: Array<(() => string) | string | undefined> = new Array(limit).fill(undefined)
   const lateHeaders: Array<Record<string, string> | undefined> = new Array(limit).fill(undefined)
   let clears = 0
 
@@ -279,14 +279,15 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     if (late) record.responseHeaders = redactHeaders(Object.entries(late).map(([name, value]) => [name, String(value)]))
     else if (Number(responseCount) > 0) record.responseHeaders = redactHeaders(responsePairs)
     const explain = explanations[slot]
-    if (explain) {
+    if (typeof explain === 'function') {
+      // Computed once; the text replaces the function, so what it held (the request) can go.
       try {
-        record.explanation = explain()
+        explanations[slot] = explain()
       } catch (error) {
-        record.explanation = `the explanation failed: ${(error as Error)?.message ?? String(error)}`
+        explanations[slot] = `the explanation failed: ${(error as Error)?.message ?? String(error)}`
       }
-      explanations[slot] = undefined
     }
+    if (explanations[slot] !== undefined) record.explanation = explanations[slot] as string
     return record
   }
   const recordOf = (id: number): RequestRecord => {

@@ -164,6 +164,9 @@ describe('request log: what the dashboard reads', () => {
     expect(answered!.explanation).toBeUndefined()
     expect(unmatched).toMatchObject({ status: 404, matched: false, explanation: 'no route answers GET /x (1)', responseHeaders: { 'content-type': 'text/html; charset=utf-8' } })
     expect(log.get(2)!.explanation).toBe('no route answers GET /x (1)')
+    // Headers set after the record was read: the record is rebuilt, the explanation stays.
+    late.responseHeaders = { 'content-type': 'application/json' }
+    expect(log.get(2)).toMatchObject({ explanation: 'no route answers GET /x (1)', responseHeaders: { 'content-type': 'application/json' } })
     expect(explained).toBe(1)
   })
 
