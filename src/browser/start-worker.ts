@@ -205,7 +205,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     else map.add(id)
   }
 
-  const record = (request: Request, fields: Pick<RequestRecord, 'status' | 'matched'> & Partial<RequestRecord>, started: number) => {
+  const record = (request: Request, fields: Pick<RequestRecord, 'status' | 'matched'> & Partial<Omit<RequestRecord, 'explanation' | 'responseHeaders'>>, started: number) => {
     const time = new Date(started).toISOString()
     const body = request.body === null ? Promise.resolve(null) : request.clone().arrayBuffer().then((b) => new Uint8Array(b), () => null)
     void body.then((bytes) =>

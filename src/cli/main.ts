@@ -2,7 +2,6 @@
 /**
  * The `mockyard` command: a thin layer over `mockyard/node`. Flags override the config file.
  */
-import type { Server } from 'node:http'
 import { parseArgs, styleText } from 'node:util'
 import { ConfigError } from '../core/errors.js'
 import { createInstance } from '../node/instance.js'
@@ -127,6 +126,8 @@ async function main(argv: string[]): Promise<void> {
   })
   const shown = `http://${running.host}:${running.port}`
   process.stdout.write(`mockyard listening on ${shown}\n`)
+  // docs/behaviour.md, "The dashboard": on a loopback URL, since it answers loopback clients.
+  logger.info(`mockyard dashboard on ${running.url}/__mockyard/`)
   // docs/behaviour.md, "Signals and shutdown": stop accepting, let requests in flight finish (up
   // to 10 s), close idle keep-alive connections, exit 0; a second signal exits at once.
   let stopping = false
@@ -137,12 +138,10 @@ async function main(argv: string[]): Promise<void> {
     }
     stopping = true
     logger.info(`[mockyard] ${signal}: stopping (requests in flight finish first; ${signal} again exits at once).`)
-    drain(running.server, SHUTDOWN_GRACE_MS)
-      .then(() => instance.close())
-      .then(
-        () => process.exit(0),
-        () => process.exit(1),
-      )
+    running.stop({ graceMs: SHUTDOWN_GRACE_MS }).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    )
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
@@ -156,18 +155,6 @@ const SHUTDOWN_GRACE_MS = 10_000
  * connections at once, busy ones as soon as their response is sent, any left after `graceMs`
  * by force.
  */
-function drain(server: Server, graceMs: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const sweep = setInterval(() => server.closeIdleConnections(), 20)
-    const force = setTimeout(() => server.closeAllConnections(), graceMs)
-    server.close(() => {
-      clearInterval(sweep)
-      clearTimeout(force)
-      resolve()
-    })
-    server.closeIdleConnections()
-  })
-}
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   fail(`[mockyard] ${(error as Error)?.stack ?? String(error)}`, 1)

@@ -57,6 +57,11 @@ export interface Engine {
   handleNow(request: EngineRequest, body: Uint8Array | null, options?: HandleOptions): HandleResult | Promise<HandleResult>
   /** Restarts every sequence (of one session, or of all when none is given). */
   reset(session?: string): void
+  /**
+   * How many requests each sequence of a session (default `''`) has answered, keyed
+   * `route METHOD label` (`v1/jobs/42 GET get[0]`): what the dashboard shows as positions.
+   */
+  sequenceCounts(session?: string): ReadonlyMap<string, number>
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
@@ -208,6 +213,9 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     handleNow,
     reset(session) {
       sequences.reset(session)
+    },
+    sequenceCounts(session = '') {
+      return sequences.counts(session)
     },
   }
 }

@@ -23,6 +23,10 @@ export interface RequestRecord {
   /** The session (`x-mockyard-session`), or `''`. */
   session: string
   durationMs: number
+  /** The response's headers as sent, redacted like the request's (when the surface recorded them). */
+  responseHeaders?: Record<string, string>
+  /** Why nothing answered (the engine's explanation), for an unmatched request. */
+  explanation?: string
 }
 
 export interface RequestFilter {
@@ -39,7 +43,7 @@ export interface RequestFilter {
  * into its own byte store at once; the ISO time, the redacted headers and the body text are
  * built only when the log is read.
  */
-export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'headers' | 'body'> {
+export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'headers' | 'body' | 'responseHeaders' | 'explanation'> {
   /** `Date.now()` when the request arrived, or an ISO string. */
   time: number | string
   /**
@@ -49,6 +53,10 @@ export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'heade
   headers: HeaderInput | (() => HeaderInput)
   /** The body bytes, or its text. Only the first `BODY_LIMIT` bytes are kept. */
   body: Uint8Array | string | null
+  /** The response's headers, when known as the request is recorded (same shapes as `headers`). */
+  responseHeaders?: HeaderInput
+  /** The explanation of an unmatched request: called (once) when the record is first read. */
+  explanation?: () => string
 }
 
 type HeaderInput = Record<string, string> | Iterable<[string, string]> | readonly string[]
@@ -58,6 +66,8 @@ export interface LogEntry {
   readonly id: number
   readonly durationMs: number
   status: number
+  /** The response's headers, when the adapter builds the response after recording (an explained 404). */
+  responseHeaders?: Record<string, string>
 }
 
 export interface RequestLog {
@@ -68,6 +78,14 @@ export interface RequestLog {
   waitFor(predicate: (record: RequestRecord) => boolean, options?: { timeout?: number }): Promise<RequestRecord>
   /** Forgets the records (of one session, or all). */
   clear(session?: string): void
+  /** The record with this id, while the log still holds it. */
+  get(id: number): RequestRecord | undefined
+  /** The records added after the one with id `after`, oldest first (the dashboard's live feed). */
+  since(after: number): RequestRecord[]
+  /** The id of the newest record added (0 before the first). */
+  readonly lastId: number
+  /** How many times `clear()` ran: a reader that saw another number must read the log afresh. */
+  readonly clears: number
 }
 
 const REDACTED = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization'])
@@ -102,17 +120,42 @@ export function matchesFilter(record: RequestRecord, filter: RequestFilter = {})
   return true
 }
 
-/** Flattens header input to `name\0value\0name\0value` (NUL cannot occur in HTTP headers). */
-function joinHeaders(input: RequestInput['headers']): string {
+/** Header input as a flat `[name, value, name, value]` list. */
+function flatHeaders(input: RequestInput['headers']): readonly string[] {
   const headers = typeof input === 'function' ? input() : input
   if (Array.isArray(headers)) {
-    if (headers.length === 0 || typeof headers[0] === 'string') return (headers as readonly string[]).join('\0')
-    return (headers as Array<[string, string]>).map((pair) => pair.join('\0')).join('\0')
+    if (headers.length === 0 || typeof headers[0] === 'string') return headers as readonly string[]
+    return (headers as Array<[string, string]>).flat()
   }
   const flat: string[] = []
   const pairs = Symbol.iterator in headers ? (headers as Iterable<[string, string]>) : Object.entries(headers)
-  for (const [name, value] of pairs) flat.push(name, value)
-  return flat.join('\0')
+  for (const [name, value] of pairs) flat.push(name, String(value))
+  return flat
+}
+
+/** Flattens header input to `name\0value\0name\0value` (NUL cannot occur in HTTP headers). */
+function joinHeaders(input: RequestInput['headers']): string {
+  return flatHeaders(input).join('\0')
+}
+
+/**
+ * Response headers as `\0name\0value...` and their count. A plain record (what the engine
+ * builds) is walked with for-in and concatenated: no intermediate arrays on the hot path.
+ */
+function responseHeaderText(input: RequestInput['responseHeaders']): [number, string] {
+  if (input === undefined) return [0, '']
+  if (Array.isArray(input) || Symbol.iterator in (input as object)) {
+    const flat = flatHeaders(input)
+    return [flat.length >> 1, flat.length > 0 ? '\0' + flat.join('\0') : '']
+  }
+  const record = input as Record<string, string | number>
+  let text = ''
+  let count = 0
+  for (const name in record) {
+    text += '\0' + name + '\0' + record[name]
+    count++
+  }
+  return [count, text]
 }
 
 /** Bytes of the log's store per chunk; a record larger than half of it gets a chunk of its own. */
@@ -153,6 +196,13 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const routes: Array<string | undefined> = new Array(limit).fill(undefined)
   const files: Array<string | undefined> = new Array(limit).fill(undefined)
   const records: Array<RequestRecord | undefined> = new Array(limit).fill(undefined)
+  /**
+   * Rare, per-record extras: an unmatched request's explanation (a function until first read)
+   * and response headers set after recording. Unset for the common answered request.
+   */
+  const explanations: Array<(() => string) | string | undefined> = new Array(limit).fill(undefined)
+  const lateHeaders: Array<Record<string, string> | undefined> = new Array(limit).fill(undefined)
+  let clears = 0
 
   const chunks = new Map<number, Uint8Array>()
   let chunkId = 0
@@ -197,9 +247,12 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     const start = offsets[slot]!
     const textEnd = start + textLengths[slot]!
     const parts = decoder.decode(stored.subarray(start, textEnd)).split('\0')
-    const [method, url, entry, session] = parts
+    const [method, url, entry, session, responseCount] = parts
+    const responsePairs: Array<[string, string]> = []
+    const firstRequestHeader = 5 + 2 * Number(responseCount)
+    for (let i = 5; i + 1 < firstRequestHeader; i += 2) responsePairs.push([parts[i]!, parts[i + 1]!])
     const pairs: Array<[string, string]> = []
-    for (let i = 4; i + 1 < parts.length; i += 2) pairs.push([parts[i]!, parts[i + 1]!])
+    for (let i = firstRequestHeader; i + 1 < parts.length; i += 2) pairs.push([parts[i]!, parts[i + 1]!])
     let body: string | null = null
     if (flags[slot]! & 8) {
       const kept = storedBodyLengths[slot]!
@@ -222,6 +275,19 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     if (routes[slot] !== undefined) record.route = routes[slot]
     if (flags[slot]! & 4) record.entry = entry!
     if (files[slot] !== undefined) record.file = files[slot]
+    const late = lateHeaders[slot]
+    if (late) record.responseHeaders = redactHeaders(Object.entries(late).map(([name, value]) => [name, String(value)]))
+    else if (Number(responseCount) > 0) record.responseHeaders = redactHeaders(responsePairs)
+    const explain = explanations[slot]
+    if (typeof explain === 'function') {
+      // Computed once; the text replaces the function, so what it held (the request) can go.
+      try {
+        explanations[slot] = explain()
+      } catch (error) {
+        explanations[slot] = `the explanation failed: ${(error as Error)?.message ?? String(error)}`
+      }
+    }
+    if (explanations[slot] !== undefined) record.explanation = explanations[slot] as string
     return record
   }
   const recordOf = (id: number): RequestRecord => {
@@ -247,6 +313,15 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       const record = records[slot]
       if (record) record.status = value
     }
+    get responseHeaders(): Record<string, string> | undefined {
+      return isLive(this.id) ? lateHeaders[this.id % limit] : undefined
+    }
+    set responseHeaders(value: Record<string, string> | undefined) {
+      if (!isLive(this.id)) return
+      const slot = this.id % limit
+      lateHeaders[slot] = value
+      records[slot] = undefined
+    }
   }
 
   return {
@@ -261,7 +336,9 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     add(input) {
       const id = nextId++
       const slot = id % limit
-      const text = `${input.method}\0${input.url}\0${input.entry ?? ''}\0${input.session}\0${joinHeaders(input.headers)}`
+      // Response headers go first, after their count: `method url entry session count [pairs] request-pairs`.
+      const [responseCount, responseText] = responseHeaderText(input.responseHeaders)
+      const text = `${input.method}\0${input.url}\0${input.entry ?? ''}\0${input.session}\0${responseCount}${responseText}\0${joinHeaders(input.headers)}`
       const body = typeof input.body === 'string' ? encoder.encode(input.body) : input.body
       const kept = body ? Math.min(body.byteLength, BODY_LIMIT) : 0
       // encodeInto writes at most three bytes per UTF-16 unit.
@@ -281,6 +358,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       routes[slot] = input.route
       files[slot] = input.file
       records[slot] = undefined
+      explanations[slot] = input.explanation
+      lateHeaders[slot] = undefined
       position += written + kept
       if (waiters.size > 0) {
         // Let the adapter finish the entry (its final status, set after its awaits) first.
@@ -317,7 +396,22 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         waiters.add(waiter)
       })
     },
+    get(id) {
+      return Number.isInteger(id) && isLive(id) ? recordOf(id) : undefined
+    },
+    since(after) {
+      const out: RequestRecord[] = []
+      for (let id = Math.max(after + 1, oldestId()); id < nextId; id++) if (isLive(id)) out.push(recordOf(id))
+      return out
+    },
+    get lastId() {
+      return nextId - 1
+    },
+    get clears() {
+      return clears
+    },
     clear(session) {
+      clears++
       if (session === undefined) {
         firstLive = nextId
         return

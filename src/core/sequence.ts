@@ -10,6 +10,8 @@ export interface SequenceState {
   next(session: string, key: string, candidate: Candidate): number
   /** Restarts the sequences of one session, or of every session. */
   reset(session?: string): void
+  /** How many requests each sequence of a session has answered (`route METHOD label` -> count). */
+  counts(session: string): ReadonlyMap<string, number>
 }
 
 export function createSequenceState(): SequenceState {
@@ -27,6 +29,9 @@ export function createSequenceState(): SequenceState {
         if (position < 0) return i
       }
       return steps.length - 1
+    },
+    counts(session) {
+      return sessions.get(session) ?? new Map()
     },
     reset(session) {
       if (session === undefined) sessions.clear()

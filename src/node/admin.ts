@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ConfigError } from '../core/errors.js'
+import { handleDashboard, isOwnOrigin } from '../dashboard/index.js'
 import type { Instance } from './instance.js'
 import { SESSION_HEADER } from './node-handler.js'
 
@@ -46,7 +47,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
     send(res, 403, { error: 'Forbidden', message: '[mockyard] the admin endpoints answer loopback clients only. Set admin: { allowRemote: true } to open them.' })
     return true
   }
-  if (req.headers.origin !== undefined) {
+  if (req.headers.origin !== undefined && !isOwnOrigin(req)) {
     send(res, 403, { error: 'Forbidden', message: '[mockyard] the admin endpoints refuse requests from web pages (an Origin header was sent). Call them from your test runner instead.' })
     return true
   }
@@ -57,6 +58,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
     send(res, 405, { error: 'Method Not Allowed', message: `[mockyard] ${ADMIN_PREFIX}${action} answers ${methods}, not ${method}.` })
     return true
   }
+  if (handleDashboard(instance, action, req, res)) return true
   switch (action) {
     case 'reset':
       if (method !== 'POST') return allow('POST')

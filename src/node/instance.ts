@@ -74,6 +74,12 @@ export interface Instance {
   routes(session?: string): RoutesConfig
   /** Sequences, overrides, per-test handlers and the request log back to the start. */
   reset(session?: string): void
+  /** The defaults of the surface that made this instance (what applies where the options say nothing). */
+  readonly defaults: SurfaceDefaults
+  /** The last live reload: when, and its error while the config is broken (the dashboard shows it). */
+  readonly reloads: ReloadStatus
+  /** What answers a session now: its engine and the override layers in force (everyone's, then its own). */
+  inspect(session?: string): { engine: Engine; overrides: RoutesConfig[]; sessionOverrides: RoutesConfig[] }
   close(): Promise<void>
 }
 
@@ -86,6 +92,16 @@ const RESTART_OPTIONS = ['port', 'host', 'latency', 'limit', 'pluginContext', 'w
 function sameOption(a: unknown, b: unknown): boolean {
   if (typeof a === 'function' || typeof b === 'function') return typeof a === typeof b
   return JSON.stringify(a) === JSON.stringify(b)
+}
+
+/** The state of live reload (docs/behaviour.md, "The dashboard"). */
+export interface ReloadStatus {
+  /** Reloads so far (successful or not). */
+  count: number
+  /** When the last one ran (ISO 8601). */
+  at?: string
+  /** Its error, while the config is broken and the last good table is served. */
+  error?: string
 }
 
 /** Resets one session's state of a handler that keeps per-session state (`resetSession`). */
@@ -184,6 +200,7 @@ export async function createInstance(
     fileWatch.set([...data.keys(), ...routesPaths, ...(config.configFile ? [config.configFile] : [])])
   }
 
+  const reloads: ReloadStatus = { count: 0 }
   let reloading: Promise<void> | undefined
   let reloadAgain: { config: boolean } | undefined
   /** Reloads the routes (and, when it changed, the config file); one reload at a time. */
@@ -222,9 +239,11 @@ export async function createInstance(
       engine.setTable(compileRoutes(baseSources))
       for (const [session, override] of overrides) override.engine.setTable(tableWith(override.layers, session))
       followFiles()
+      Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: undefined })
       const names = config.routes.filter((r) => typeof r.routes === 'string').map((r) => r.label)
       logger.info(formatMessage(`routes reloaded from ${configChanged && config.configFile ? config.configFile : names.join(', ')}`))
     } catch (error) {
+      Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: error instanceof Error ? error.message : String(error) })
       logger.error(error instanceof ConfigError ? error.message + '\n' + formatMessage('keeping the last good routes.') : error)
     }
   }
@@ -249,12 +268,34 @@ export async function createInstance(
 
   /** The outcome of a request the engine handled, recorded in the log. */
   function outcomeOf(request: SurfaceRequest, session: string, started: number, time: number, result: HandleResult, body: Uint8Array | null): Outcome {
-    if (!result.matched) return { kind: 'unmatched', explanation: result.explanation, record: record(request, session, started, time, body, 0) }
+    if (!result.matched) {
+      // Computed once, for the 404, the warning and the log alike; the request is released then.
+      let explain: (() => string) | undefined = result.explanation
+      let text: string | undefined
+      const explanation = () => {
+        if (text === undefined) {
+          text = explain!()
+          explain = undefined
+        }
+        return text
+      }
+      return { kind: 'unmatched', explanation, record: record(request, session, started, time, body, 0, undefined, undefined, explanation) }
+    }
     const { info } = result
-    return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info) }
+    return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers) }
   }
 
-  function record(request: SurfaceRequest, session: string, started: number, time: number, body: Uint8Array | null, status: number, info?: Partial<MatchInfo>): LogEntry {
+  function record(
+    request: SurfaceRequest,
+    session: string,
+    started: number,
+    time: number,
+    body: Uint8Array | null,
+    status: number,
+    info?: Partial<MatchInfo>,
+    responseHeaders?: RequestInput['responseHeaders'],
+    explanation?: () => string,
+  ): LogEntry {
     return log.add({
       time,
       method: request.method.toUpperCase(),
@@ -268,6 +309,8 @@ export async function createInstance(
       route: info?.route,
       entry: info?.entry,
       file: info?.file,
+      responseHeaders,
+      explanation,
     })
   }
 
@@ -282,7 +325,7 @@ export async function createInstance(
       const { getResponse } = await import('msw')
       const response = await getResponse(extra, await request.toFetch())
       if (response) {
-        return { kind: 'handler', response, record: record(request, session, started, time, await bodyRead, response.status, { entry: 'handler' }) }
+        return { kind: 'handler', response, record: record(request, session, started, time, await bodyRead, response.status, { entry: 'handler' }, response.headers) }
       }
     }
     const result = await engineFor(session).handle(request, { session })
@@ -340,6 +383,15 @@ export async function createInstance(
       const layers = [...(previous?.layers ?? []), { file: typeof input === 'string' ? input : 'overrides', routes, files }]
       overrides.set(session, { layers, engine: createEngine(tableWith(layers, session), engineOptions) })
       followFiles()
+    },
+    defaults,
+    reloads,
+    inspect(session = '') {
+      return {
+        engine: engineFor(session),
+        overrides: (overrides.get('')?.layers ?? []).map((layer) => layer.routes),
+        sessionOverrides: session === '' ? [] : (overrides.get(session)?.layers ?? []).map((layer) => layer.routes),
+      }
     },
     routes(session = '') {
       return (overrides.get(session)?.engine ?? overrides.get('')?.engine ?? engine).table.config

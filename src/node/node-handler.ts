@@ -236,6 +236,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       const response = notFoundResponse(explanation, req.headers.accept ?? null, method, url)
       addCorsHeaders(response.headers, origin)
       outcome.record.status = 404
+      outcome.record.responseHeaders = response.headers
       writeMockResponse(res, response, head)
     }
 

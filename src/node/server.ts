@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { RequestHandler } from 'msw'
 import type { RequestFilter, RequestRecord } from '../core/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
+import { closeEventStreams } from '../dashboard/index.js'
 import { handleAdmin } from './admin.js'
 import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
 import { createNodeHandler } from './node-handler.js'
@@ -47,8 +48,11 @@ export interface RunningServer extends HarnessApi {
   readonly host: string
   /** The `node:http` server. */
   readonly server: Server
-  /** Closes the listener and every open connection, keep-alive ones too. */
-  stop(): Promise<void>
+  /**
+   * Stops accepting connections, closes idle keep-alive connections, lets responses in flight
+   * finish for up to `graceMs` (default 100 ms), then closes every connection left.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>
 }
 
 /** Starts a `node:http` listener over an instance. */
@@ -79,12 +83,21 @@ export async function listen(instance: Instance, host: string, port: number): Pr
     port: address.port,
     host,
     server,
-    stop() {
+    stop({ graceMs = 100 } = {}) {
       stopping ??= new Promise<void>((resolve) => {
-        server.close(() => resolve())
+        // docs/behaviour.md, "The dashboard": its event streams are not requests to wait for.
+        closeEventStreams(instance)
+        // Keep-alive connections close as soon as they are idle; responses in flight (latency
+        // included) get `graceMs`, then their connections go too.
+        const sweep = setInterval(() => server.closeIdleConnections(), 20)
+        const force = setTimeout(() => server.closeAllConnections(), graceMs)
+        force.unref()
+        server.close(() => {
+          clearInterval(sweep)
+          clearTimeout(force)
+          resolve()
+        })
         server.closeIdleConnections()
-        // Connections in the middle of a (delayed) response get a moment, then go.
-        setTimeout(() => server.closeAllConnections(), 100).unref()
       }).then(() => instance.close())
       return stopping
     },

@@ -149,3 +149,39 @@ describe('request log', () => {
     await expect(log.waitFor(() => false, { timeout: 20 })).rejects.toThrow(/no request fitting the predicate arrived within 20 ms \(2 recorded\)/)
   })
 })
+
+describe('request log: what the dashboard reads', () => {
+  it('keeps response headers (redacted) and an explanation computed once, when first read', () => {
+    const log = createRequestLog()
+    let explained = 0
+    log.add(input({ responseHeaders: { 'Content-Type': 'application/json', 'Set-Cookie': 'sid=1' } }))
+    const late = log.add(input({ status: 0, matched: false, explanation: () => `no route answers GET /x (${++explained})` }))
+    late.status = 404
+    late.responseHeaders = { 'content-type': 'text/html; charset=utf-8' }
+    expect(explained).toBe(0)
+    const [answered, unmatched] = log.list()
+    expect(answered!.responseHeaders).toEqual({ 'content-type': 'application/json', 'set-cookie': '[redacted]' })
+    expect(answered!.explanation).toBeUndefined()
+    expect(unmatched).toMatchObject({ status: 404, matched: false, explanation: 'no route answers GET /x (1)', responseHeaders: { 'content-type': 'text/html; charset=utf-8' } })
+    expect(log.get(2)!.explanation).toBe('no route answers GET /x (1)')
+    // Headers set after the record was read: the record is rebuilt, the explanation stays.
+    late.responseHeaders = { 'content-type': 'application/json' }
+    expect(log.get(2)).toMatchObject({ explanation: 'no route answers GET /x (1)', responseHeaders: { 'content-type': 'application/json' } })
+    expect(explained).toBe(1)
+  })
+
+  it('reads by id and after an id, and counts clears', () => {
+    const log = createRequestLog({ limit: 3 })
+    for (let i = 0; i < 5; i++) log.add(input({ url: `http://api.test/${i}`, session: i % 2 ? 'a' : 'b' }))
+    expect(log.lastId).toBe(5)
+    expect(log.get(1)).toBeUndefined() // pushed out by newer records
+    expect(log.get(4)!.url).toBe('http://api.test/3')
+    expect(log.since(0).map((r) => r.id)).toEqual([3, 4, 5])
+    expect(log.since(4).map((r) => r.id)).toEqual([5])
+    expect(log.clears).toBe(0)
+    log.clear('a')
+    expect(log.clears).toBe(1)
+    expect(log.since(0).map((r) => r.id)).toEqual([3, 5])
+    expect(log.get(4)).toBeUndefined()
+  })
+})

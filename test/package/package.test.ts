@@ -81,4 +81,16 @@ const r = await fetch(s.url + '/v1/users'); console.log(r.status); await s.stop(
     expect(result.stderr).toBe('')
     expect(result.stdout.trim()).toBe('200')
   })
+
+  it('serves the dashboard from the installed package (its static files are shipped)', () => {
+    const script = `import { startMockServer } from 'mockyard/node'
+const s = await startMockServer({ routes: 'node_modules/mockyard/mocks/routes.json', data: 'node_modules/mockyard/mocks/data' })
+for (const path of ['/__mockyard/', '/__mockyard/dashboard/app.js', '/__mockyard/dashboard/app.css']) {
+  const r = await fetch(s.url + path); console.log(r.status, (await r.text()).length > 100)
+}
+await s.stop()`
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' })
+    expect(result.stderr).toBe('')
+    expect(result.stdout.trim().split('\n')).toEqual(['200 true', '200 true', '200 true'])
+  })
 })

@@ -1,0 +1,133 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Instance } from '../node/instance.js'
+import { summarize } from './snapshot.js'
+
+/** How often new records go out, at most (one batch per interval, never one event per request). */
+export const BATCH_MS = 250
+/** Records in one batch; more new records than this since the last batch: the page reloads the log. */
+export const BATCH_LIMIT = 200
+/** Bytes a client may leave unread before it counts as slow: its events are dropped until it drains. */
+const SLOW_BYTES = 256 * 1024
+/** A comment line now and then keeps proxies and the browser from closing an idle stream. */
+const HEARTBEAT_MS = 15_000
+
+interface Client {
+  res: ServerResponse
+  /** Writes were dropped: send `resync` once the socket drains. */
+  behind: boolean
+}
+
+interface Hub {
+  clients: Set<Client>
+  timer?: NodeJS.Timeout
+  lastId: number
+  clears: number
+  reloads: number
+  beat: number
+}
+
+const hubs = new WeakMap<Instance, Hub>()
+
+/**
+ * The dashboard's live feed, as server-sent events (docs/behaviour.md, "The dashboard").
+ *
+ * Bounded so that a flood of requests cannot slow the listener or the page: the request path
+ * does no work for it (a timer reads the log's newest id every `BATCH_MS` while a page is
+ * open); at most one `requests` event per interval, with at most `BATCH_LIMIT` records, else a
+ * `resync` (the page reloads the log, which is bounded itself); a client that does not read
+ * what it was sent gets nothing more until its socket drains, then a `resync`.
+ *
+ * Events: `requests` (summaries, oldest first), `cleared` (a reset emptied the log or part
+ * of it), `reload` (the live-reload status changed), `resync`.
+ */
+export function openEventStream(instance: Instance, _req: IncomingMessage, res: ServerResponse): void {
+  let hub = hubs.get(instance)
+  if (!hub) {
+    hub = { clients: new Set(), lastId: instance.log.lastId, clears: instance.log.clears, reloads: instance.reloads.count, beat: 0 }
+    hubs.set(instance, hub)
+  }
+  if (hub.clients.size === 0) {
+    // Nobody listened until now: start from the present.
+    hub.lastId = instance.log.lastId
+    hub.clears = instance.log.clears
+    hub.reloads = instance.reloads.count
+  }
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-accel-buffering': 'no',
+    'x-content-type-options': 'nosniff',
+  })
+  res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify({ lastId: hub.lastId })}\n\n`)
+  const client: Client = { res, behind: false }
+  hub.clients.add(client)
+  const drop = () => {
+    hub.clients.delete(client)
+    if (hub.clients.size === 0 && hub.timer) {
+      clearInterval(hub.timer)
+      hub.timer = undefined
+    }
+  }
+  res.on('close', drop)
+  res.on('drain', () => {
+    if (!client.behind) return
+    client.behind = false
+    write(client, 'resync', {})
+  })
+  if (!hub.timer) {
+    const current = hub
+    hub.timer = setInterval(() => tick(instance, current), BATCH_MS)
+    hub.timer.unref()
+  }
+}
+
+function write(client: Client, event: string, data: unknown): void {
+  if (client.behind || client.res.destroyed) return
+  if (client.res.writableLength > SLOW_BYTES) {
+    client.behind = true
+    return
+  }
+  if (!client.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)) client.behind = true
+}
+
+function broadcast(hub: Hub, event: string, data: unknown): void {
+  for (const client of hub.clients) write(client, event, data)
+}
+
+function tick(instance: Instance, hub: Hub): void {
+  const log = instance.log
+  if (log.clears !== hub.clears) {
+    hub.clears = log.clears
+    broadcast(hub, 'cleared', { lastId: log.lastId })
+  }
+  if (instance.reloads.count !== hub.reloads) {
+    hub.reloads = instance.reloads.count
+    broadcast(hub, 'reload', { ...instance.reloads })
+  }
+  const lastId = log.lastId
+  if (lastId > hub.lastId) {
+    if (lastId - hub.lastId > BATCH_LIMIT) broadcast(hub, 'resync', { lastId })
+    else broadcast(hub, 'requests', log.since(hub.lastId).map(summarize))
+    hub.lastId = lastId
+    hub.beat = 0
+    return
+  }
+  hub.beat += BATCH_MS
+  if (hub.beat >= HEARTBEAT_MS) {
+    hub.beat = 0
+    for (const client of hub.clients) if (!client.behind && !client.res.destroyed) client.res.write(': keep-alive\n\n')
+  }
+}
+
+/**
+ * Ends every open event stream of an instance: a stopping listener must not wait for them as it
+ * waits for requests in flight (the pages reconnect to the next listener on their own).
+ */
+export function closeEventStreams(instance: Instance): void {
+  const hub = hubs.get(instance)
+  if (!hub) return
+  for (const client of hub.clients) client.res.end()
+  hub.clients.clear()
+  if (hub.timer) clearInterval(hub.timer)
+  hub.timer = undefined
+}

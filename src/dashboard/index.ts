@@ -1,0 +1,103 @@
+import { readFileSync } from 'node:fs'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Instance } from '../node/instance.js'
+import { openEventStream } from './events.js'
+import { dashboardRoutes, dashboardState } from './snapshot.js'
+
+export { dashboardRoutes, dashboardState, summarize, type RequestSummary } from './snapshot.js'
+export { closeEventStreams } from './events.js'
+
+/**
+ * The page's files, shipped in the package's `static/dashboard/` folder (two levels up from
+ * both `src/dashboard/` and `dist/dashboard/`): plain HTML, CSS and JavaScript, no build step.
+ */
+const STATIC = new URL('../../static/dashboard/', import.meta.url)
+
+const ASSETS: Record<string, { file: string; type: string }> = {
+  '': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  'index.html': { file: 'index.html', type: 'text/html; charset=utf-8' },
+  'dashboard/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
+  'dashboard/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
+}
+
+const cache = new Map<string, Buffer>()
+
+/** The page may load its own files and call its own origin, nothing else (no CDN, no fonts). */
+const PAGE_HEADERS = {
+  'cache-control': 'no-cache',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' })
+  res.end(text)
+}
+
+/**
+ * Answers the dashboard's requests (docs/behaviour.md, "The dashboard"), after the admin checks
+ * have passed: `action` is the path after `/__mockyard/`. Returns false for any other action.
+ *
+ * - `GET /__mockyard/`: the page; `GET /__mockyard/dashboard/app.js|app.css`: its files;
+ * - `GET /__mockyard/dashboard/state`: options, files, reload status, the request log (summaries);
+ * - `GET /__mockyard/dashboard/requests/:id`: one record in full;
+ * - `GET /__mockyard/dashboard/routes?session=S`: the route table that session sees;
+ * - `GET /__mockyard/dashboard/events`: the live feed (server-sent events).
+ */
+export function handleDashboard(instance: Instance, action: string, req: IncomingMessage, res: ServerResponse): boolean {
+  if (action !== '' && action !== 'index.html' && action !== 'dashboard' && !action.startsWith('dashboard/')) return false
+  const method = (req.method ?? 'GET').toUpperCase()
+  if (method !== 'GET' && method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD')
+    json(res, 405, { error: 'Method Not Allowed', message: `[mockyard] /__mockyard/${action} answers GET, not ${method}.` })
+    return true
+  }
+  const url = new URL(req.url ?? '/', 'http://dashboard')
+  const asset = ASSETS[action === 'dashboard' ? '' : action]
+  if (asset) {
+    let bytes = cache.get(asset.file)
+    if (!bytes) {
+      bytes = readFileSync(new URL(asset.file, STATIC))
+      cache.set(asset.file, bytes)
+    }
+    res.writeHead(200, { 'content-type': asset.type, 'content-length': bytes.byteLength, ...PAGE_HEADERS })
+    res.end(method === 'HEAD' ? undefined : bytes)
+    return true
+  }
+  const rest = action.slice('dashboard/'.length)
+  if (rest === 'state') {
+    json(res, 200, dashboardState(instance))
+    return true
+  }
+  if (rest === 'routes') {
+    json(res, 200, dashboardRoutes(instance, url.searchParams.get('session') ?? ''))
+    return true
+  }
+  if (rest === 'events') {
+    openEventStream(instance, req, res)
+    return true
+  }
+  const one = /^requests\/(\d+)$/.exec(rest)
+  if (one) {
+    const record = instance.log.get(Number(one[1]))
+    if (record) json(res, 200, record)
+    else json(res, 404, { error: 'Not Found', message: `[mockyard] the request log holds no request ${one[1]}: it was reset, or pushed out by newer ones. Reload the dashboard.` })
+    return true
+  }
+  json(res, 404, { error: 'Not Found', message: `[mockyard] no dashboard endpoint /__mockyard/${action}. Open /__mockyard/ for the dashboard.` })
+  return true
+}
+
+/**
+ * Whether a request's `Origin` is the listener's own loopback origin (the dashboard page calling
+ * its own admin endpoints), as its `Host` names it.
+ */
+export function isOwnOrigin(req: IncomingMessage): boolean {
+  const host = req.headers.host
+  if (!host || req.headers.origin !== `http://${host}`) return false
+  const name = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase()
+  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name)
+}

@@ -1,0 +1,164 @@
+import type { CompiledMethod } from '../core/compile-routes.js'
+import type { RequestRecord } from '../core/request-log.js'
+import type { RoutesConfig } from '../core/types.js'
+import type { Instance } from '../node/instance.js'
+
+/**
+ * A request as the dashboard's list shows it: the record without its headers and body (those
+ * come with `GET /__mockyard/dashboard/requests/:id`). Fields other surfaces add to the record
+ * (a `proxied` mark) pass through.
+ */
+export type RequestSummary = Omit<RequestRecord, 'headers' | 'body' | 'responseHeaders'>
+
+export function summarize(record: RequestRecord): RequestSummary {
+  const { headers: _headers, body: _body, responseHeaders: _response, ...summary } = record
+  return summary
+}
+
+/** The options as JSON: functions and msw handlers named, not serialised. */
+function describeOptions(options: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(options)) {
+    if (value === undefined) continue
+    if (name === 'handlers' && Array.isArray(value)) out[name] = `${value.length} msw handler${value.length === 1 ? '' : 's'}`
+    else if (typeof value === 'function') out[name] = '(function)'
+    else if (name === 'routes') out[name] = (Array.isArray(value) ? value : [value]).map((item) => (typeof item === 'string' ? item : '(routes object)'))
+    else if (name === 'plugins' && Array.isArray(value)) out[name] = value.map((item) => (typeof item === 'string' ? item : '(plugin object)'))
+    else {
+      try {
+        out[name] = JSON.parse(JSON.stringify(value))
+      } catch {
+        out[name] = String(value)
+      }
+    }
+  }
+  return out
+}
+
+/** What the dashboard loads first: options, files, reload status and the request log. */
+export function dashboardState(instance: Instance) {
+  const records = instance.log.list()
+  const sessions = [...new Set(records.map((r) => r.session))].sort()
+  return {
+    options: describeOptions(instance.options as Record<string, unknown>),
+    /** What applies, given options first, then the surface's defaults. */
+    effective: {
+      latency: instance.options.latency ?? instance.defaults.latency,
+      watch: instance.options.watch ?? instance.defaults.watch,
+      limit: instance.options.limit ?? '50mb',
+      requestLog: { limit: Math.max(1, Math.floor(instance.options.requestLog?.limit ?? 1000)) },
+      admin: { allowRemote: instance.options.admin?.allowRemote ?? false },
+    },
+    configFile: instance.config.configFile ?? null,
+    routesFiles: instance.config.routes.map((spec) => ({
+      file: typeof spec.routes === 'string' ? spec.routes : spec.label,
+      data: spec.data,
+    })),
+    handlers: instance.handlers.length,
+    reload: { ...instance.reloads },
+    log: { limit: Math.max(1, Math.floor(instance.options.requestLog?.limit ?? 1000)), lastId: instance.log.lastId, clears: instance.log.clears },
+    sessions,
+    requests: records.map(summarize),
+  }
+}
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** The configured entry behind a candidate label (`default`, `get`, `get[2]`) of a route. */
+function entryConfig(route: Json, label: string): Json | undefined {
+  const indexed = /^([a-z]+)\[(\d+)\]$/.exec(label)
+  if (indexed) {
+    const list = route[indexed[1]!]
+    return Array.isArray(list) && isObject(list[Number(indexed[2])]) ? (list[Number(indexed[2])] as Json) : undefined
+  }
+  const value = route[label]
+  return isObject(value) ? value : undefined
+}
+
+/** One row for entries that answer several methods alike (a route-level `file`): `GET, POST, PUT`. */
+function mergeMethods(entries: Json[]): Json[] {
+  const rows = new Map<string, Json>()
+  for (const entry of entries) {
+    const { method, ...rest } = entry
+    const key = JSON.stringify(rest)
+    const row = rows.get(key)
+    if (row && !entry.sequence) row.method = `${row.method as string}, ${method as string}`
+    else rows.set(rows.has(key) ? `${key}#${rows.size}` : key, { ...entry })
+  }
+  return [...rows.values()]
+}
+
+/** The item a sequence serves after `count` requests (the rule of `createSequenceState`). */
+function itemAt(count: number, repeats: number[]): number {
+  const cycle = repeats.reduce((sum, r) => sum + r, 0)
+  if (cycle === 0) return 0
+  let position = count % cycle
+  for (let i = 0; i < repeats.length; i++) {
+    position -= repeats[i]!
+    if (position < 0) return i
+  }
+  return repeats.length - 1
+}
+
+/**
+ * The route table a session sees (docs/behaviour.md, "The dashboard"): each route with its
+ * methods and entries, their conditions, sequence positions for that session, and which
+ * routes come from overrides (everyone's, or the session's own).
+ */
+export function dashboardRoutes(instance: Instance, session = '') {
+  const { engine, overrides, sessionOverrides } = instance.inspect(session)
+  const table = engine.table
+  const config = table.config as Record<string, Json>
+  const counts = engine.sequenceCounts(session)
+  const keysOf = (layers: RoutesConfig[]) => [...new Set(layers.flatMap((layer) => Object.keys(layer)))]
+  const everyone = keysOf(overrides)
+  const own = keysOf(sessionOverrides)
+  const routes = table.routes.map((route) => {
+    const raw = config[route.key] ?? {}
+    const methods: string[] = []
+    const entries: Json[] = []
+    for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+      let compiled: CompiledMethod | undefined
+      try {
+        compiled = route.methods.get(method)
+      } catch {
+        compiled = undefined
+      }
+      if (!compiled) continue
+      methods.push(method)
+      const candidates = [...(compiled.default ? [compiled.default] : []), ...compiled.conditionals]
+      for (const candidate of candidates) {
+        const entry = candidate.conditional ? entryConfig(raw, candidate.label) : undefined
+        const response = candidate.response
+        const item: Json = {
+          method,
+          label: candidate.label,
+          conditional: candidate.conditional,
+          file: response.file?.name ?? null,
+          url: response.url ?? null,
+          status: response.status ?? (response.url ? 302 : 200),
+          latency: response.latency ?? null,
+          headers: response.headers,
+        }
+        if (entry && entry.params !== undefined) item.params = entry.params
+        if (entry && entry.headers !== undefined) item.requestHeaders = entry.headers
+        if (candidate.sequence) {
+          const served = counts.get(`${route.key} ${method} ${candidate.label}`) ?? 0
+          item.sequence = candidate.sequence.map((step) => ({ file: step.file?.name ?? null, url: step.url ?? null, status: step.status ?? 200, repeat: step.repeat }))
+          item.served = served
+          item.next = itemAt(served, candidate.sequence.map((step) => step.repeat))
+        }
+        entries.push(item)
+      }
+    }
+    return {
+      key: route.key,
+      methods,
+      entries: mergeMethods(entries),
+      override: own.includes(route.key) ? 'session' : everyone.includes(route.key) ? 'everyone' : null,
+    }
+  })
+  return { session, overrides: { everyone, session: own }, routes }
+}

@@ -1,0 +1,469 @@
+// mockyard dashboard: plain DOM, no dependencies, no build step. Served by the listener at
+// /__mockyard/; it reads /__mockyard/dashboard/* and listens to its event stream.
+// Data always goes in through textContent, never as HTML.
+
+const API = 'dashboard/'
+/** Rows drawn at most; the log itself is bounded by requestLog.limit. */
+const MAX_ROWS = 500
+
+const $ = (id) => document.getElementById(id)
+const state = {
+  requests: [], // summaries, oldest first
+  limit: 1000,
+  sessions: new Set(),
+  selected: null, // id of the request open in the detail panel
+  info: null, // the last /state answer (options, files, reload)
+  view: 'requests',
+  dirty: false,
+}
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag)
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue
+    if (name === 'class') node.className = value
+    else if (name === 'text') node.textContent = value
+    else node.setAttribute(name, value === true ? '' : String(value))
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child)
+  return node
+}
+
+async function getJson(path) {
+  const response = await fetch(API + path, { headers: { accept: 'application/json' }, cache: 'no-store' })
+  if (!response.ok) throw new Error(`${response.status} ${(await response.text()).slice(0, 300)}`)
+  return response.json()
+}
+
+function pathOf(url) {
+  try {
+    const parsed = new URL(url)
+    return parsed.pathname + parsed.search
+  } catch {
+    return url
+  }
+}
+
+function timeOf(iso) {
+  const date = new Date(iso)
+  const pad = (n, w = 2) => String(n).padStart(w, '0')
+  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`
+}
+
+function isProxied(record) {
+  return record.proxied === true || record.entry === 'proxy' || record.entry === 'proxied'
+}
+
+/** What answered: `route · entry`, `handler`, `proxied`, or `unmatched`. */
+function answeredBy(record) {
+  if (isProxied(record)) return el('span', { class: 'tag proxy', text: 'proxied' })
+  if (!record.matched) return el('span', { class: 'tag bad', text: 'unmatched' })
+  if (record.entry === 'handler') return el('span', { class: 'tag', text: 'handler' })
+  return el('span', {}, el('code', { text: record.route ?? '' }), ' · ', el('code', { text: record.entry ?? '' }))
+}
+
+function sessionLabel(session) {
+  return session === '' ? '(no session)' : session
+}
+
+// ---------------------------------------------------------------- filters
+
+function filters() {
+  return {
+    session: $('f-session').value,
+    path: $('f-path').value.trim().toLowerCase(),
+    status: $('f-status').value,
+    unmatched: $('f-unmatched').checked,
+  }
+}
+
+function fits(record, f) {
+  if (f.session !== '*' && record.session !== f.session) return false
+  if (f.path && !pathOf(record.url).toLowerCase().includes(f.path)) return false
+  if (f.status && String(record.status).charAt(0) !== f.status) return false
+  if (f.unmatched && record.matched) return false
+  return true
+}
+
+function refreshSessions() {
+  const select = $('f-session')
+  const known = new Set([...select.options].map((o) => o.value))
+  for (const session of [...state.sessions].sort()) {
+    if (known.has(session)) continue
+    select.append(el('option', { value: session, text: sessionLabel(session) }))
+  }
+  const chosen = select.value
+  $('reset-session').disabled = chosen === '*' || chosen === ''
+  $('reset-session').textContent = chosen === '*' || chosen === '' ? 'Reset session' : `Reset session ${chosen.length > 14 ? chosen.slice(0, 12) + '…' : chosen}`
+}
+
+// ---------------------------------------------------------------- request list
+
+function rowOf(record) {
+  const row = el('tr', {
+    class: 'row' + (record.matched ? '' : ' unmatched'),
+    tabindex: '0',
+    'data-id': record.id,
+    'aria-selected': state.selected === record.id ? 'true' : 'false',
+  })
+  const session = record.session === '' ? '—' : record.session.length > 16 ? record.session.slice(0, 14) + '…' : record.session
+  row.append(
+    el('td', { class: 'time', text: timeOf(record.time) }),
+    el('td', { class: 'session', title: sessionLabel(record.session), text: session }),
+    el('td', { class: 'method', text: record.method }),
+    el('td', { class: 'path mono', text: pathOf(record.url) }),
+    el('td', { class: `status status-${String(record.status).charAt(0)}`, text: String(record.status) }),
+    el('td', { class: 'by' }, answeredBy(record)),
+    el('td', { class: 'file', text: record.file ?? '' }),
+    el('td', { class: 'ms', text: String(record.durationMs) }),
+  )
+  return row
+}
+
+function renderRequests() {
+  const f = filters()
+  const shown = []
+  let total = 0
+  for (let i = state.requests.length - 1; i >= 0; i--) {
+    const record = state.requests[i]
+    if (!fits(record, f)) continue
+    total++
+    if (shown.length < MAX_ROWS) shown.push(record)
+  }
+  const body = $('requests').tBodies[0]
+  const focusedId = document.activeElement?.closest?.('tr.row')?.dataset.id
+  const rows = document.createDocumentFragment()
+  for (const record of shown) {
+    rows.append(rowOf(record))
+    if (!record.matched && record.explanation) {
+      rows.append(el('tr', { class: 'explain', 'data-for': record.id }, el('td', { colspan: '8' }, el('pre', { class: 'explanation', text: record.explanation }))))
+    }
+  }
+  body.replaceChildren(rows)
+  if (focusedId) body.querySelector(`tr.row[data-id="${focusedId}"]`)?.focus({ preventScroll: true })
+  const all = state.requests.length
+  const unmatched = state.requests.filter((r) => !r.matched).length
+  $('count').textContent =
+    `${total} of ${all} request${all === 1 ? '' : 's'} shown` +
+    (total > shown.length ? ` (the newest ${shown.length})` : '') +
+    (unmatched > 0 ? `; ${unmatched} unmatched` : '') +
+    `. The log keeps the latest ${state.limit}.`
+  $('empty').hidden = all > 0
+}
+
+function schedule() {
+  if (state.dirty) return
+  state.dirty = true
+  requestAnimationFrame(() => {
+    state.dirty = false
+    renderRequests()
+  })
+}
+
+function addRequests(records) {
+  for (const record of records) {
+    if (state.requests.length > 0 && record.id <= state.requests[state.requests.length - 1].id) continue
+    state.requests.push(record)
+    state.sessions.add(record.session)
+  }
+  if (state.requests.length > state.limit) state.requests.splice(0, state.requests.length - state.limit)
+  refreshSessions()
+  schedule()
+}
+
+// ---------------------------------------------------------------- one request in full
+
+function headersTable(headers, caption) {
+  const entries = Object.entries(headers ?? {})
+  if (entries.length === 0) return el('p', { class: 'count', text: 'none recorded' })
+  const table = el('table', { class: 'headers' }, el('caption', { class: 'visually-hidden', text: caption }))
+  const body = el('tbody')
+  for (const [name, value] of entries) body.append(el('tr', {}, el('th', { scope: 'row', class: 'mono', text: name }), el('td', { class: 'mono', text: value })))
+  table.append(body)
+  return table
+}
+
+const TEXT_TYPES = /^(text\/|application\/(json|[a-z.+-]*\+json|xml|[a-z.+-]*\+xml|x-www-form-urlencoded|javascript|graphql))/i
+
+function bodyView(record) {
+  if (record.body === null || record.body === undefined) return el('p', { class: 'count', text: 'no body' })
+  const type = record.headers['content-type'] ?? ''
+  const length = record.headers['content-length']
+  const binary = (type !== '' && !TEXT_TYPES.test(type) && !type.startsWith('multipart/form-data')) || record.body.includes('\uFFFD')
+  if (binary) {
+    const size = length ?? String(new TextEncoder().encode(record.body).byteLength)
+    return el('p', { text: `binary body (${type || 'no content-type'}), ${size} bytes` })
+  }
+  return el('pre', { class: 'body', text: record.body })
+}
+
+async function openDetail(id, focus = true) {
+  state.selected = id
+  for (const row of document.querySelectorAll('#requests tr.row')) row.setAttribute('aria-selected', row.dataset.id === String(id) ? 'true' : 'false')
+  const panel = $('detail')
+  const body = $('detail-body')
+  panel.hidden = false
+  panel.parentElement.classList.add('with-detail')
+  body.replaceChildren(el('p', { class: 'count', text: 'loading…' }))
+  let record
+  try {
+    record = await getJson(`requests/${id}`)
+  } catch (error) {
+    $('detail-title').textContent = `Request #${id}`
+    body.replaceChildren(el('p', { text: `This request is no longer in the log (${error.message}).` }))
+    return
+  }
+  if (state.selected !== id) return
+  $('detail-title').textContent = `${record.method} ${pathOf(record.url)}`
+  const facts = el('dl')
+  const fact = (name, value) => facts.append(el('dt', { text: name }), el('dd', {}, value))
+  fact('Time', record.time)
+  fact('Session', sessionLabel(record.session))
+  fact('URL', el('span', { class: 'mono', text: record.url }))
+  fact('Status', el('span', { class: `status-${String(record.status).charAt(0)}`, text: String(record.status) }))
+  fact('Answered by', answeredBy(record))
+  if (record.file) fact('File', el('code', { text: record.file }))
+  fact('Duration', `${record.durationMs} ms`)
+  const parts = [facts]
+  if (!record.matched && record.explanation) parts.push(el('h3', { text: 'Why nothing answered' }), el('pre', { class: 'explanation', text: record.explanation }))
+  parts.push(el('h3', { text: 'Request headers' }), headersTable(record.headers, 'Request headers'))
+  parts.push(el('h3', { text: 'Request body' }), bodyView(record))
+  parts.push(el('h3', { text: `Response ${record.status}` }), headersTable(record.responseHeaders, 'Response headers'))
+  body.replaceChildren(...parts)
+  if (focus) panel.focus()
+}
+
+function closeDetail() {
+  const id = state.selected
+  state.selected = null
+  $('detail').hidden = true
+  $('detail').parentElement.classList.remove('with-detail')
+  for (const row of document.querySelectorAll('#requests tr.row[aria-selected=true]')) row.setAttribute('aria-selected', 'false')
+  if (id !== null) document.querySelector(`#requests tr.row[data-id="${id}"]`)?.focus()
+}
+
+// ---------------------------------------------------------------- routes
+
+function conditionText(value) {
+  return typeof value === 'object' ? JSON.stringify(value) : String(value)
+}
+
+function answerText(entry) {
+  if (entry.sequence) return `a sequence of ${entry.sequence.length}`
+  const parts = []
+  if (entry.url) parts.push(`redirect ${entry.url}`)
+  else if (entry.file) parts.push(entry.file)
+  parts.push(String(entry.status))
+  if (entry.latency !== null && entry.latency !== undefined) parts.push(`${entry.latency} ms`)
+  return parts.join(' · ')
+}
+
+async function renderRoutes() {
+  const session = $('f-session').value === '*' ? '' : $('f-session').value
+  let view
+  try {
+    view = await getJson(`routes?session=${encodeURIComponent(session)}`)
+  } catch (error) {
+    $('routes').replaceChildren(el('p', { text: `The route table did not load: ${error.message}` }))
+    return
+  }
+  const overrides = []
+  if (view.overrides.everyone.length > 0) overrides.push(`overrides for everyone: ${view.overrides.everyone.join(', ')}`)
+  if (view.overrides.session.length > 0) overrides.push(`overrides of this session: ${view.overrides.session.join(', ')}`)
+  $('routes-head').textContent =
+    `${view.routes.length} route${view.routes.length === 1 ? '' : 's'}; sequence positions of ${session === '' ? 'requests without a session' : `session ${session}`}` +
+    (overrides.length > 0 ? `; ${overrides.join('; ')}` : '; no overrides in force') + '.'
+  const list = document.createDocumentFragment()
+  for (const route of view.routes) {
+    const head = el('h3', {}, el('code', { text: route.key }), ...route.methods.map((m) => el('span', { class: 'tag', text: m })))
+    if (route.override) head.append(el('span', { class: 'tag proxy', text: route.override === 'session' ? 'override (this session)' : 'override (everyone)' }))
+    const table = el('table')
+    table.append(el('thead', {}, el('tr', {}, ...['Method', 'Entry', 'Conditions', 'Answers', 'Sequence'].map((t) => el('th', { scope: 'col', text: t })))))
+    const body = el('tbody')
+    for (const entry of route.entries) {
+      const conditions = el('td')
+      for (const [name, value] of Object.entries(entry.params ?? {})) conditions.append(el('div', { class: 'mono', text: `param ${name} = ${conditionText(value)}` }))
+      for (const [name, value] of Object.entries(entry.requestHeaders ?? {})) conditions.append(el('div', { class: 'mono', text: `header ${name} = ${conditionText(value)}` }))
+      if (!entry.conditional) conditions.append(el('span', { class: 'count', text: 'default' }))
+      else if (conditions.childNodes.length === 0) conditions.append(el('span', { class: 'count', text: 'none' }))
+      const sequence = el('td')
+      if (entry.sequence) {
+        const ol = el('ol')
+        entry.sequence.forEach((step, index) => {
+          const text = `${step.url ? `redirect ${step.url}` : step.file ?? '(no file)'} · ${step.status}${step.repeat > 1 ? ` ×${step.repeat}` : ''}`
+          ol.append(el('li', { class: index === entry.next ? 'next' : '', text }))
+        })
+        sequence.append(el('div', { class: 'count', text: `served ${entry.served}` }), ol)
+      }
+      body.append(el('tr', {}, el('td', { text: entry.method }), el('td', {}, el('code', { text: entry.label })), conditions, el('td', { class: 'mono', text: answerText(entry) }), sequence))
+    }
+    table.append(body)
+    list.append(el('article', { class: 'route', 'aria-label': `route ${route.key}` }, head, el('div', { class: 'table-wrap' }, table)))
+  }
+  $('routes').replaceChildren(list)
+}
+
+// ---------------------------------------------------------------- config and reload status
+
+function renderConfig() {
+  const info = state.info
+  if (!info) return
+  const grid = el('dl', { class: 'config-grid' })
+  const fact = (name, value) => grid.append(el('dt', { text: name }), el('dd', {}, value))
+  fact('Config file', el('code', { text: info.configFile ?? '(none: options given in code or flags)' }))
+  for (const spec of info.routesFiles) fact('Routes', el('span', {}, el('code', { text: spec.file }), ' — data ', el('code', { text: spec.data })))
+  fact('msw handlers', String(info.handlers))
+  const reload = info.reload
+  fact('Last reload', reload.at ? `${reload.at}${reload.error ? ' — failed' : ' — ok'} (${reload.count} so far)` : 'none since start')
+  const parts = [el('h2', { text: 'Files loaded' }), grid]
+  if (reload.error) parts.push(el('h2', { text: 'The config is broken' }), el('pre', { class: 'explanation', text: reload.error }))
+  parts.push(el('h2', { text: 'In force' }), el('pre', { class: 'body', text: JSON.stringify(info.effective, null, 2) }))
+  parts.push(el('h2', { text: 'Options as given' }), el('pre', { class: 'body', text: JSON.stringify(info.options, null, 2) }))
+  $('config').replaceChildren(...parts)
+  const banner = $('banner')
+  if (reload.error) {
+    banner.replaceChildren(el('strong', { text: 'The config is broken since the last reload: the last good routes are being served.' }), el('pre', { text: reload.error }))
+    banner.hidden = false
+  } else banner.hidden = true
+}
+
+// ---------------------------------------------------------------- loading and the live feed
+
+async function loadState() {
+  const info = await getJson('state')
+  state.info = info
+  state.limit = info.log.limit
+  state.requests = info.requests
+  for (const session of info.sessions) state.sessions.add(session)
+  refreshSessions()
+  renderRequests()
+  renderConfig()
+  if (state.view === 'routes') void renderRoutes()
+}
+
+let source
+let resyncing = false
+async function resync() {
+  if (resyncing) return
+  resyncing = true
+  try {
+    await loadState()
+  } finally {
+    resyncing = false
+  }
+}
+
+function connect() {
+  source = new EventSource(API + 'events')
+  const live = $('live')
+  source.addEventListener('open', () => {
+    live.textContent = 'live'
+    live.className = 'live on'
+  })
+  source.addEventListener('hello', () => void resync())
+  source.addEventListener('requests', (event) => {
+    addRequests(JSON.parse(event.data))
+    if (state.view === 'routes') scheduleRoutes()
+  })
+  source.addEventListener('cleared', () => void resync())
+  source.addEventListener('resync', () => void resync())
+  source.addEventListener('reload', () => void resync())
+  source.addEventListener('error', () => {
+    live.textContent = 'disconnected: retrying…'
+    live.className = 'live off'
+  })
+}
+
+let routesTimer
+function scheduleRoutes() {
+  clearTimeout(routesTimer)
+  routesTimer = setTimeout(() => void renderRoutes(), 300)
+}
+
+// ---------------------------------------------------------------- controls
+
+async function reset(session) {
+  const headers = session === undefined ? {} : { 'x-mockyard-session': session }
+  const response = await fetch('reset', { method: 'POST', headers })
+  if (!response.ok) {
+    $('live').textContent = `reset failed: ${response.status}`
+    return
+  }
+  if (session === undefined) {
+    state.sessions.clear()
+    const select = $('f-session')
+    for (const option of [...select.options]) if (option.value !== '*') option.remove()
+  }
+  closeDetail()
+  await resync()
+}
+
+function selectTab(name, focus = false) {
+  state.view = name
+  for (const tab of document.querySelectorAll('[role=tab]')) {
+    const on = tab.id === `tab-${name}`
+    tab.setAttribute('aria-selected', on ? 'true' : 'false')
+    tab.tabIndex = on ? 0 : -1
+    if (on && focus) tab.focus()
+    $(tab.getAttribute('aria-controls')).hidden = !on
+  }
+  if (name === 'routes') void renderRoutes()
+  if (name === 'config') renderConfig()
+}
+
+function bind() {
+  $('filters').addEventListener('submit', (event) => event.preventDefault())
+  for (const id of ['f-path', 'f-status', 'f-unmatched']) $(id).addEventListener('input', renderRequests)
+  $('f-session').addEventListener('change', () => {
+    refreshSessions()
+    renderRequests()
+    if (state.view === 'routes') void renderRoutes()
+  })
+  $('reset-all').addEventListener('click', () => void reset(undefined))
+  $('reset-session').addEventListener('click', () => {
+    const session = $('f-session').value
+    if (session !== '*' && session !== '') void reset(session)
+  })
+  $('detail-close').addEventListener('click', closeDetail)
+  $('detail').addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') closeDetail()
+  })
+
+  const tbody = $('requests').tBodies[0]
+  tbody.addEventListener('click', (event) => {
+    const row = event.target.closest('tr.row')
+    if (row) void openDetail(Number(row.dataset.id), false)
+  })
+  tbody.addEventListener('keydown', (event) => {
+    const row = event.target.closest('tr.row')
+    if (!row) return
+    const rows = [...tbody.querySelectorAll('tr.row')]
+    const index = rows.indexOf(row)
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault()
+      void openDetail(Number(row.dataset.id))
+    } else if (event.key === 'ArrowDown' && index < rows.length - 1) {
+      event.preventDefault()
+      rows[index + 1].focus()
+    } else if (event.key === 'ArrowUp' && index > 0) {
+      event.preventDefault()
+      rows[index - 1].focus()
+    } else if (event.key === 'Escape' && state.selected !== null) closeDetail()
+  })
+
+  const tabs = [...document.querySelectorAll('[role=tab]')]
+  for (const tab of tabs) {
+    tab.addEventListener('click', () => selectTab(tab.id.slice(4)))
+    tab.addEventListener('keydown', (event) => {
+      const index = tabs.indexOf(tab)
+      if (event.key === 'ArrowRight') selectTab(tabs[(index + 1) % tabs.length].id.slice(4), true)
+      else if (event.key === 'ArrowLeft') selectTab(tabs[(index + tabs.length - 1) % tabs.length].id.slice(4), true)
+    })
+  }
+}
+
+bind()
+loadState().catch((error) => {
+  $('count').textContent = `The dashboard did not load: ${error.message}`
+})
+connect()

@@ -1,0 +1,256 @@
+/**
+ * The dashboard in a real browser (docs/behaviour.md, "The dashboard"): each test starts its own
+ * listener on the example config, drives requests at it from Node and reads what the page shows.
+ */
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { test as base, expect, type Page } from '@playwright/test'
+import { startMockServer, type RunningServer } from 'mockyard/node'
+
+const examples = fileURLToPath(new URL('../fixtures/examples/', import.meta.url))
+
+const test = base.extend<{ listener: RunningServer }>({
+  listener: async ({}, use) => {
+    const server = await startMockServer({ routes: examples + 'routes.json', data: examples + 'data' })
+    await use(server)
+    await server.stop()
+  },
+})
+
+const send = (server: RunningServer, path: string, init: RequestInit & { session?: string } = {}) =>
+  fetch(server.url + path, { ...init, headers: { ...(init.headers as Record<string, string>), ...(init.session ? { 'x-mockyard-session': init.session } : {}) } })
+
+/** The request rows' cells as the page shows them: method, path, status, answered by. */
+async function shownRows(page: Page): Promise<string[]> {
+  return page.locator('#requests tr.row').evaluateAll((rows) =>
+    rows.map((row) => [...row.querySelectorAll('td.method, td.path, td.status, td.by')].map((td) => td.textContent!.trim()).join(' | ')),
+  )
+}
+
+async function open(page: Page, server: RunningServer) {
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  await page.goto(server.url + '/__mockyard/')
+  await expect(page.locator('#live')).toHaveText('live')
+  return errors
+}
+
+test('shows the request log: matched, unmatched with the explanation, a sequence, two sessions', async ({ page, listener }) => {
+  await send(listener, '/v1/claims?status=open', { session: 'alpha' })
+  for (let i = 0; i < 3; i++) await send(listener, '/v1/jobs/42', { session: 'beta' })
+  await send(listener, '/v1/claimz', { session: 'alpha' })
+  const errors = await open(page, listener)
+  await expect(page.locator('#requests tr.row')).toHaveCount(5)
+  expect(await shownRows(page)).toEqual([
+    'GET | /v1/claimz | 404 | unmatched',
+    'GET | /v1/jobs/42 | 200 | v1/jobs/42 · get[0].response[1]',
+    'GET | /v1/jobs/42 | 202 | v1/jobs/42 · get[0].response[0]',
+    'GET | /v1/jobs/42 | 202 | v1/jobs/42 · get[0].response[0]',
+    'GET | /v1/claims?status=open | 200 | v1/claims · get[0]',
+  ])
+  const unmatched = page.locator('#requests tr.row.unmatched')
+  await expect(unmatched).toHaveCount(1)
+  const explanation = page.locator('#requests tr.explain pre')
+  await expect(explanation).toContainText('no route answers GET /v1/claimz: no route has the path /v1/claimz.')
+  await expect(explanation).toContainText('- v1/claims (GET, POST, PUT, PATCH, DELETE)')
+  await expect(page.locator('#requests tr.row').first().locator('td.session')).toHaveAttribute('title', 'alpha')
+  await expect(page.locator('#requests tr.row').nth(1).locator('td.file')).toHaveText('job-done.json')
+  await expect(page.locator('#count')).toContainText('5 of 5 requests shown; 1 unmatched')
+  expect(errors).toEqual([])
+})
+
+test('new requests appear without a reload', async ({ page, listener }) => {
+  await open(page, listener)
+  await expect(page.locator('#empty')).toBeVisible()
+  await send(listener, '/v1/users', { session: 'live-1' })
+  await expect(page.locator('#requests tr.row')).toHaveCount(1, { timeout: 5000 })
+  await send(listener, '/v1/nope')
+  await expect(page.locator('#requests tr.row')).toHaveCount(2, { timeout: 5000 })
+  expect(await shownRows(page)).toEqual(['GET | /v1/nope | 404 | unmatched', 'GET | /v1/users | 200 | v1/users · default'])
+  // The new session is offered by the filter.
+  await expect(page.locator('#f-session option[value="live-1"]')).toHaveCount(1)
+})
+
+test('filters: session, path text, status class, unmatched only', async ({ page, listener }) => {
+  await send(listener, '/v1/users', { session: 'alpha' })
+  await send(listener, '/v1/claims?status=open', { session: 'beta' })
+  await send(listener, '/v1/orders', { method: 'DELETE', session: 'beta' })
+  await send(listener, '/v1/help', { session: 'alpha', redirect: 'manual' })
+  await send(listener, '/v1/claimz', { session: 'beta' })
+  await open(page, listener)
+  await expect(page.locator('#requests tr.row')).toHaveCount(5)
+
+  await page.selectOption('#f-session', 'beta')
+  expect(await shownRows(page)).toEqual(['GET | /v1/claimz | 404 | unmatched', 'DELETE | /v1/orders | 204 | v1/orders · default', 'GET | /v1/claims?status=open | 200 | v1/claims · get[0]'])
+
+  await page.fill('#f-path', 'claim')
+  expect(await shownRows(page)).toEqual(['GET | /v1/claimz | 404 | unmatched', 'GET | /v1/claims?status=open | 200 | v1/claims · get[0]'])
+
+  await page.check('#f-unmatched')
+  expect(await shownRows(page)).toEqual(['GET | /v1/claimz | 404 | unmatched'])
+
+  await page.uncheck('#f-unmatched')
+  await page.fill('#f-path', '')
+  await page.selectOption('#f-session', '*')
+  await page.selectOption('#f-status', '3')
+  expect(await shownRows(page)).toEqual(['GET | /v1/help | 302 | v1/help · default'])
+  await page.selectOption('#f-status', '2')
+  await expect(page.locator('#requests tr.row')).toHaveCount(3)
+})
+
+test('a request opened in full, with the keyboard: headers redacted, body, response', async ({ page, listener }) => {
+  await send(listener, '/v1/payments', {
+    method: 'POST',
+    session: 'kb',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer secret-token' },
+    body: JSON.stringify({ method: { type: 'card' } }),
+  })
+  await send(listener, '/v1/report', { method: 'PUT', headers: { 'content-type': 'application/pdf' }, body: new Uint8Array([0x25, 0x50, 0xff, 0xfe, 0x00, 0x01]) })
+  await open(page, listener)
+  await expect(page.locator('#requests tr.row')).toHaveCount(2)
+
+  // Tab reaches the rows; arrows move between them; Enter opens one.
+  const rows = page.locator('#requests tr.row')
+  await rows.first().focus()
+  await page.keyboard.press('ArrowDown')
+  await expect(rows.nth(1)).toBeFocused()
+  const outline = await rows.nth(1).evaluate((row) => getComputedStyle(row).outlineStyle)
+  expect(outline).not.toBe('none')
+  await page.keyboard.press('Enter')
+  const detail = page.locator('#detail')
+  await expect(detail).toBeVisible()
+  await expect(detail.locator('h2')).toHaveText('POST /v1/payments')
+  await expect(detail).toContainText('v1/payments · post[0]')
+  await expect(detail.locator('table.headers').first()).toContainText('authorization[redacted]')
+  await expect(detail.locator('table.headers').first()).not.toContainText('secret-token')
+  await expect(detail.locator('pre.body')).toHaveText('{"method":{"type":"card"}}')
+  await expect(detail).toContainText('Response 200')
+  await expect(detail.locator('table.headers').nth(1)).toContainText('content-typeapplication/json; charset=utf-8')
+
+  await page.keyboard.press('Escape')
+  await expect(detail).toBeHidden()
+  await expect(rows.nth(1)).toBeFocused()
+
+  // A binary body is shown as a size.
+  await rows.first().focus()
+  await page.keyboard.press('Enter')
+  await expect(detail.locator('h2')).toHaveText('PUT /v1/report')
+  await expect(detail).toContainText('binary body (application/pdf), 6 bytes')
+  await detail.getByRole('button', { name: 'Close the request details' }).click()
+  await expect(detail).toBeHidden()
+})
+
+test('the route table: entries, conditions, the selected session\'s sequence position, overrides', async ({ page, listener }) => {
+  await send(listener, '/v1/jobs/42', { session: 'seq' })
+  await send(listener, '/v1/jobs/42', { session: 'seq' })
+  await fetch(listener.url + '/__mockyard/routes', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ 'v1/flags': { file: 'users.json' } }) })
+  await send(listener, '/v1/jobs/42', { session: 'seq' })
+  await open(page, listener)
+  await page.getByRole('tab', { name: 'Routes' }).click()
+  const jobs = page.getByRole('article', { name: 'route v1/jobs/42' })
+  await expect(jobs).toBeVisible()
+  // Without a session selected: requests without one, which never reached the sequence.
+  await expect(jobs.locator('li.next')).toHaveText('job-running.json · 202 ×2')
+  await page.selectOption('#f-session', 'seq')
+  await expect(page.locator('#routes-head')).toContainText('sequence positions of session seq')
+  await expect(jobs).toContainText('served 1')
+  await expect(jobs.locator('li.next')).toHaveText('job-running.json · 202 ×2')
+  // The overview follows the requests live: the second 202 served, the 200 comes next.
+  await send(listener, '/v1/jobs/42', { session: 'seq' })
+  await expect(jobs).toContainText('served 2', { timeout: 5000 })
+  await expect(jobs.locator('li.next')).toHaveText('job-done.json · 200')
+
+  const claims = page.getByRole('article', { name: 'route v1/claims' })
+  await expect(claims).toContainText('param status = open')
+  await expect(claims).toContainText('param year = {"pattern":"^20[0-9]{2}$"}')
+  await expect(page.getByRole('article', { name: 'route v1/profile' })).toContainText('header X-Role = admin')
+  await expect(page.getByRole('article', { name: 'route v1/flags' })).toContainText('override (everyone)')
+  await expect(page.locator('#routes-head')).toContainText('overrides for everyone: v1/flags')
+})
+
+test('reset: the selected session, then everything', async ({ page, listener }) => {
+  await send(listener, '/v1/users', { session: 'keep' })
+  await send(listener, '/v1/jobs/42', { session: 'drop' })
+  await send(listener, '/v1/jobs/42', { session: 'drop' })
+  await open(page, listener)
+  await expect(page.locator('#requests tr.row')).toHaveCount(3)
+  await expect(page.getByRole('button', { name: /^Reset session/ })).toBeDisabled()
+  await page.selectOption('#f-session', 'drop')
+  await page.getByRole('button', { name: 'Reset session drop' }).click()
+  await page.selectOption('#f-session', '*')
+  await expect(page.locator('#requests tr.row')).toHaveCount(1)
+  expect(listener.requests().map((r) => r.session)).toEqual(['keep'])
+  // The session's sequence started over.
+  expect((await send(listener, '/v1/jobs/42', { session: 'drop' })).status).toBe(202)
+  await expect(page.locator('#requests tr.row')).toHaveCount(2)
+
+  await page.getByRole('button', { name: 'Reset all' }).click()
+  await expect(page.locator('#requests tr.row')).toHaveCount(0)
+  await expect(page.locator('#empty')).toBeVisible()
+  expect(listener.requests()).toEqual([])
+})
+
+test('options and files, and readable on a narrow window', async ({ page, listener }) => {
+  await send(listener, '/v1/users')
+  await page.setViewportSize({ width: 400, height: 800 })
+  await open(page, listener)
+  await expect(page.locator('#requests tr.row')).toHaveCount(1)
+  // Nothing but the table scrolls sideways: the filters and buttons fit.
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+  expect(overflow).toBeLessThanOrEqual(0)
+  await expect(page.getByRole('button', { name: 'Reset all' })).toBeInViewport()
+  await page.getByRole('tab', { name: 'Config' }).click()
+  await expect(page.locator('#config')).toContainText(examples + 'routes.json')
+  await expect(page.locator('#config')).toContainText('Last reload')
+  await expect(page.locator('#config pre').first()).toContainText('"latency": 0')
+  await expect(page.locator('#config pre').nth(1)).toContainText('"data": ')
+})
+
+test('a live reload that breaks the config shows a banner; a good one takes it away', async ({ page }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'mockyard-dashboard-'))
+  cpSync(examples, dir, { recursive: true })
+  const quiet = () => undefined
+  const logProvider = () => ({ log: quiet, debug: quiet, info: quiet, warn: quiet, error: quiet })
+  const server = await startMockServer({ routes: join(dir, 'routes.json'), data: join(dir, 'data'), watch: true, logProvider })
+  try {
+    await open(page, server)
+    await expect(page.locator('#banner')).toBeHidden()
+    writeFileSync(join(dir, 'routes.json'), '{ "v1/users": { "file": ')
+    await expect(page.locator('#banner')).toContainText('the last good routes are being served', { timeout: 10_000 })
+    await expect(page.locator('#banner pre')).toContainText(join(dir, 'routes.json'))
+    await page.getByRole('tab', { name: 'Config' }).click()
+    await expect(page.locator('#config')).toContainText('failed')
+    writeFileSync(join(dir, 'routes.json'), JSON.stringify({ 'v1/users': { file: 'users.json' } }))
+    await expect(page.locator('#banner')).toBeHidden({ timeout: 10_000 })
+    await expect(page.locator('#config')).toContainText('ok')
+  } finally {
+    await server.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('the listener of the Playwright globalSetup serves it too', async ({ page }) => {
+  await page.goto(process.env.MOCKYARD_URL + '/__mockyard/')
+  await expect(page.locator('#live')).toHaveText('live')
+  await page.getByRole('tab', { name: 'Routes' }).click()
+  await expect(page.getByRole('article', { name: 'route v1/jobs/42' })).toBeVisible()
+})
+
+// The README's picture: `MOCKYARD_SCREENSHOT=docs/dashboard.png npx playwright test --project listener dashboard`.
+test('screenshot for the README', async ({ page, listener }) => {
+  test.skip(!process.env.MOCKYARD_SCREENSHOT, 'set MOCKYARD_SCREENSHOT to the output path')
+  await send(listener, '/v1/users', { session: 'checkout-test', headers: { authorization: 'Bearer x' } })
+  await send(listener, '/v1/claims?status=open', { session: 'checkout-test' })
+  for (let i = 0; i < 3; i++) await send(listener, '/v1/jobs/42', { session: 'polling-test' })
+  await send(listener, '/v1/payments', { method: 'POST', session: 'checkout-test', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: { type: 'card' } }) })
+  await send(listener, '/v1/claims/open', { session: 'checkout-test' })
+  await send(listener, '/v1/orders', { method: 'DELETE', session: 'polling-test' })
+  await page.setViewportSize({ width: 1200, height: 600 })
+  await open(page, listener)
+  await expect(page.locator('#requests tr.row')).toHaveCount(8)
+  await page.locator('#requests tr.row', { hasText: '/v1/payments' }).click()
+  await expect(page.locator('#detail pre.body')).toBeVisible()
+  await page.screenshot({ path: process.env.MOCKYARD_SCREENSHOT!, type: 'png' })
+})
