@@ -1,3 +1,5 @@
+/// <reference types="node" preserve="true" />
+// The declarations name Node types (node:http, NodeJS): an app's browser-only tsconfig (`types: ["vite/client"]`) needs this to compile them.
 /**
  * `mockyard/playwright`: start the listener in Playwright's `globalSetup`, and give each test
  * its own session on it. Does not import Playwright itself: pass the fixtures to your `test`.
