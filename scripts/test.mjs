@@ -2,6 +2,7 @@
 // then one closing line `N passed, N failed` from the runners' own counts.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { findChromium, INSTALL_HINT } from './find-chromium.mjs'
 
 const run = (command, args, env = {}) =>
@@ -50,7 +51,8 @@ if (playwrightConfigs.length > 0 && process.argv.length <= 2) {
     for (const config of playwrightConfigs) {
       const output = `.tmp/playwright-${config.replace(/[^a-z0-9]+/gi, '-')}.json`
       rmSync(output, { force: true })
-      const status = run('npx', ['playwright', 'test', '--config', config], { PLAYWRIGHT_JSON_OUTPUT_NAME: output })
+      // An absolute file: a relative report name would resolve from the config's own folder.
+      const status = run('npx', ['playwright', 'test', '--config', config], { PLAYWRIGHT_JSON_OUTPUT_FILE: resolve(output) })
       if (existsSync(output)) {
         const counts = countResults(JSON.parse(readFileSync(output, 'utf8')))
         passed += counts.passed
