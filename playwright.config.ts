@@ -1,10 +1,13 @@
 import { defineConfig } from '@playwright/test'
+import { findChromium } from './scripts/find-chromium.mjs'
 
 /**
- * Browser tests in real Chromium. `CHROMIUM_PATH` (Debian's /usr/bin/chromium in CI) picks the
- * executable; without it Playwright's own browsers are used. Nothing downloads a browser.
+ * Browser tests in real Chromium, found by scripts/find-chromium.mjs: `CHROMIUM_PATH`, else
+ * Playwright's own browsers when installed, else a system Chromium or Chrome on the PATH (with
+ * the flags a system browser needs headless). Nothing downloads a browser; scripts/test.mjs says
+ * what to run when there is none.
  */
-const executablePath = process.env.CHROMIUM_PATH || undefined
+const browser = findChromium()
 
 export default defineConfig({
   testMatch: '**/*.spec.ts',
@@ -23,11 +26,6 @@ export default defineConfig({
   reporter: [['list'], ['json']],
   use: {
     headless: true,
-    launchOptions: {
-      executablePath,
-      args: executablePath
-        ? ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
-        : [],
-    },
+    launchOptions: { executablePath: browser?.executablePath, args: browser?.args ?? [] },
   },
 })

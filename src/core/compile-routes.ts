@@ -1,6 +1,7 @@
 import { compileCondition, compilePattern, type Condition } from './conditions.js'
 import { toPointer } from './errors.js'
 import { parsePath } from './request-data.js'
+import { SCHEMA_KEY } from './validate-routes.js'
 import { METHOD_KEYS, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
 
 /** A data file and the folder (or plugin) that supplied it. */
@@ -351,7 +352,7 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
     const routes = source.routes as Record<string, unknown>
     for (const key of Object.keys(routes)) {
       const route = routes[key]
-      if (!isObject(route)) continue
+      if (!isObject(route) || key === SCHEMA_KEY) continue
       const normal = normalizePath(key)
       const existingKey = keyOf.get(normal)
       let contributions = existingKey === undefined ? undefined : byKey.get(existingKey)

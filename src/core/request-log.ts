@@ -109,7 +109,8 @@ export function bodyText(bytes: Uint8Array | null): string | null {
   return bytes.byteLength > BODY_LIMIT ? `${text}… [${bytes.byteLength - BODY_LIMIT} more bytes]` : text
 }
 
-export function matchesFilter(record: RequestRecord, filter: RequestFilter = {}): boolean {
+/** Whether a record fits a filter; also used on the records the admin endpoint sends (`route: null`). */
+export function matchesFilter(record: Pick<RequestRecord, 'method' | 'url' | 'session'> & { route?: string | null }, filter: RequestFilter = {}): boolean {
   if (filter.method && record.method !== filter.method.toUpperCase()) return false
   if (filter.route !== undefined && record.route !== filter.route) return false
   if (filter.session !== undefined && record.session !== filter.session) return false

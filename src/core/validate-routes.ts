@@ -35,6 +35,9 @@ export function isInsideFolder(name: string): boolean {
   return depth > 0
 }
 
+/** The top-level key a routes file may carry for editors (`"$schema": "..."`); never a route. */
+export const SCHEMA_KEY = '$schema'
+
 /**
  * Checks a parsed routes file against the keys and types docs/behaviour.md allows. Every problem is
  * collected (none stops the walk), each with the file, the JSON pointer and what to do.
@@ -179,6 +182,8 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
 
   for (const [key, route] of Object.entries(routes)) {
     const path: Path = [key]
+    // Editors' schema reference: allowed and ignored (docs/behaviour.md, "Keys allowed in a routes file").
+    if (key === SCHEMA_KEY) continue
     if (!isPlainObject(route)) {
       error(path, 'a route must be an object', 'Write the route as { "file": "x.json" } or with method keys.')
       continue

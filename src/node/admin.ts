@@ -75,6 +75,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
           body: r.body,
           route: r.route ?? null,
           entry: r.entry ?? null,
+          file: r.file ?? null,
           status: r.status,
           session: r.session,
           time: r.time,

@@ -1,3 +1,5 @@
+/// <reference types="node" preserve="true" />
+// The declarations name Node types (node:http, NodeJS): an app's browser-only tsconfig (`types: ["vite/client"]`) needs this to compile them.
 /**
  * `mockyard/node`: load configs from disk, serve them over HTTP or as middleware, or hand msw
  * handlers to your own `setupServer`.

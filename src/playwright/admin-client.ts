@@ -1,4 +1,7 @@
+import { matchesFilter, type RequestFilter } from '../core/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
+
+export type { RequestFilter } from '../core/request-log.js'
 
 export const SESSION_HEADER = 'x-mockyard-session'
 
@@ -10,6 +13,8 @@ export interface LoggedRequest {
   body: string | null
   route: string | null
   entry: string | null
+  /** The data file served, if any (as the routes name it: `users.json`). */
+  file: string | null
   status: number
   session: string
   time: string
@@ -24,8 +29,11 @@ export interface AdminClient {
   readonly session: string | undefined
   /** Sequences, overrides and the request log back to the start. */
   reset(): Promise<void>
-  /** The recorded requests, oldest first. */
-  requests(): Promise<LoggedRequest[]>
+  /**
+   * The recorded requests, oldest first; with a filter, those that fit it (`method`, `path` as an
+   * exact path or a RegExp, `route`, `session`), as the Vitest handle's `requests(filter)`.
+   */
+  requests(filter?: RequestFilter): Promise<LoggedRequest[]>
   /** Polls the request log until a request fits, or rejects after `timeout` ms (default 5,000). */
   waitForRequest(predicate: (request: LoggedRequest) => boolean, options?: { timeout?: number; interval?: number }): Promise<LoggedRequest>
   /** The routes in force, as loaded plus overrides. */
@@ -55,7 +63,7 @@ async function call(url: string, init: RequestInit): Promise<unknown> {
  * @example
  * const admin = createAdminClient(process.env.MOCKYARD_URL!, { session: 'worker-1' })
  * await admin.useRoutes({ 'v1/flags': { file: 'flags-on.json' } })
- * const [first] = await admin.requests()
+ * const [first] = await admin.requests({ path: '/v1/users' }) // { method, url, route, entry, file, status, ... }
  */
 export function createAdminClient(url: string, options: { session?: string } = {}): AdminClient {
   const base = url.replace(/\/+$/, '') + '/__mockyard/'
@@ -66,8 +74,9 @@ export function createAdminClient(url: string, options: { session?: string } = {
     async reset() {
       await call(base + 'reset', { method: 'POST', headers })
     },
-    async requests() {
-      return ((await call(base + 'requests', { headers })) as { requests: LoggedRequest[] }).requests
+    async requests(filter) {
+      const all = ((await call(base + 'requests', { headers })) as { requests: LoggedRequest[] }).requests
+      return filter ? all.filter((record) => matchesFilter(record, filter)) : all
     },
     async waitForRequest(predicate, { timeout = 5000, interval = 50 } = {}) {
       const deadline = Date.now() + timeout

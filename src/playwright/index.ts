@@ -1,14 +1,17 @@
+/// <reference types="node" preserve="true" />
+// The declarations name Node types (node:http, NodeJS): an app's browser-only tsconfig (`types: ["vite/client"]`) needs this to compile them.
 /**
  * `mockyard/playwright`: start the listener in Playwright's `globalSetup`, and give each test
  * its own session on it. Does not import Playwright itself: pass the fixtures to your `test`.
  */
 import { randomUUID } from 'node:crypto'
 import type { Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions } from '@playwright/test'
+import { formatMessage } from '../core/errors.js'
 import type { MockyardOptions } from '../node/options.js'
 import { startMockServer } from '../node/server.js'
 import { createAdminClient, SESSION_HEADER, type AdminClient } from './admin-client.js'
 
-export { createAdminClient, SESSION_HEADER, type AdminClient, type LoggedRequest } from './admin-client.js'
+export { createAdminClient, SESSION_HEADER, type AdminClient, type LoggedRequest, type RequestFilter } from './admin-client.js'
 
 /** The environment variable that carries the listener's URL to the tests. */
 export const URL_VARIABLE = 'MOCKYARD_URL'
@@ -16,7 +19,9 @@ export const URL_VARIABLE = 'MOCKYARD_URL'
 /**
  * Makes a Playwright `globalSetup` function: it starts the listener (latency 0, 127.0.0.1, a
  * random port unless the options say otherwise), publishes its URL as `MOCKYARD_URL` and returns
- * the teardown that stops it.
+ * the teardown that stops it. Playwright starts `webServer` entries before global setups, so an
+ * app started by `webServer` cannot read this URL: for that, run the CLI as a `webServer` entry
+ * instead (README, "In Playwright").
  *
  * @example
  * // global-setup.ts
@@ -52,15 +57,18 @@ export interface MockyardTestFixtures {
  * `page` whose requests all carry that session, so parallel workers never see each other's
  * sequences, overrides or request log. The session is reset after the test.
  *
+ * The listener's URL is `options.url` when given, else `MOCKYARD_URL` (set by `globalSetup()`,
+ * or by a `webServer` entry whose `wait.stdout` captures `(?<mockyard_url>...)`).
+ *
  * @example
  * import { test as base, expect } from '@playwright/test'
  * import { mockyardFixtures } from 'mockyard/playwright'
  *
- * const test = base.extend(mockyardFixtures())
+ * const test = base.extend(mockyardFixtures()) // or mockyardFixtures({ url: 'http://127.0.0.1:9999' })
  * test('shows the users', async ({ page, mockyard }) => {
  *   await mockyard.useRoutes({ 'v1/users': { file: 'users-empty.json' } })
  *   await page.goto('/')
- *   expect((await mockyard.requests()).map((r) => r.url)).toContain(`${mockyard.url}/v1/users`)
+ *   expect(await mockyard.requests({ path: '/v1/users' })).toHaveLength(1)
  * })
  */
 export function mockyardFixtures(
@@ -70,7 +78,9 @@ export function mockyardFixtures(
     mockyard: async ({}, use) => {
       const url = options.url ?? process.env[URL_VARIABLE]
       if (!url) {
-        throw new Error(`[mockyard] no listener URL: ${URL_VARIABLE} is not set. Use globalSetup() from mockyard/playwright in playwright.config, or pass { url } to mockyardFixtures().`)
+        throw new Error(
+          formatMessage(`the mockyard fixture has no listener URL: ${URL_VARIABLE} is not set and mockyardFixtures() got no { url }. Pass mockyardFixtures({ url }), capture it from the CLI in a webServer entry (wait: { stdout: /listening on (?<mockyard_url>\\S+)/ }), or use globalSetup() from mockyard/playwright.`),
+        )
       }
       const client = createAdminClient(url, { session: randomUUID() }) as MockyardFixture
       await use(client)

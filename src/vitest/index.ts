@@ -1,3 +1,5 @@
+/// <reference types="node" preserve="true" />
+// The declarations name Node types (node:http, NodeJS): an app's browser-only tsconfig (`types: ["vite/client"]`) needs this to compile them.
 /**
  * `mockyard/vitest`: in-process mocks for Vitest. No port: `fetch`, Node's `http`/`https` and a
  * global `XMLHttpRequest` are intercepted for requests to any host.

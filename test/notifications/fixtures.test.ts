@@ -35,7 +35,7 @@ describe('formatNotificationDate', () => {
     expect(formatNotificationDate(new Date('2018-01-26T14:31:03.5-05:00'))).toBe('2018-01-26T19:31:03.500+0000')
   })
 
-  it('matches the seed’s format', () => {
+  it('matches the endpoint’s date format', () => {
     expect(formatNotificationDate(new Date(0))).toMatch(DATE_FORMAT)
     expect(formatNotificationDate(new Date(Date.UTC(2099, 11, 31)))).toMatch(DATE_FORMAT)
   })
@@ -48,7 +48,7 @@ describe('formatNotificationDate', () => {
 })
 
 describe('parseNotificationDate', () => {
-  it('reads the seed’s format and other zone spellings', () => {
+  it('reads the endpoint’s date format and other zone spellings', () => {
     expect(parseNotificationDate('2018-01-26T19:31:03.000+0000').toISOString()).toBe('2018-01-26T19:31:03.000Z')
     expect(parseNotificationDate('2018-01-26T14:31:03.000-0500').toISOString()).toBe('2018-01-26T19:31:03.000Z')
     expect(parseNotificationDate('2018-01-26T21:31:03.000+02:00').toISOString()).toBe('2018-01-26T19:31:03.000Z')
@@ -97,7 +97,7 @@ describe('buildNotification', () => {
     expect(FIXTURE_USER).toEqual({ userId: 'aka-user', userSource: 'AVAILITY' })
   })
 
-  it('writes every date in the seed’s format', () => {
+  it('writes every date in the endpoint’s date format', () => {
     const n = buildNotification({ activeDate: new Date(Date.UTC(2021, 1, 3, 4, 5, 6, 7)) })
     for (const field of NOTIFICATION_DATE_FIELDS) expect(n[field], field).toMatch(DATE_FORMAT)
     expect(n.activeDate).toBe('2021-02-03T04:05:06.007+0000')
@@ -207,7 +207,7 @@ describe('buildNotifications', () => {
     expect(list[1].title).toBe('Notification n-2')
   })
 
-  it('gives distinct, strictly decreasing delivery dates, all in the seed’s format', () => {
+  it('gives distinct, strictly decreasing delivery dates, all in the endpoint’s date format', () => {
     const list = buildNotifications(1000)
     const times = list.map((n) => parseNotificationDate(n.lastDeliveryDate).getTime())
     expect(new Set(times).size).toBe(1000)

@@ -433,7 +433,7 @@ describe('bad input: 400 naming the parameter and the allowed values', () => {
     })
   }
 
-  it('reports the first bad parameter in the seed’s order', async () => {
+  it('reports the first bad parameter in the documented order of parameters', async () => {
     expect((await get('limit=0&includeRead=maybe&sortBy=nope')).body.parameter).toBe('includeRead')
     expect((await get('limit=0&sortBy=nope')).body.parameter).toBe('sortBy')
   })

@@ -1,29 +1,44 @@
 /**
  * Packaging: the packed tarball installs into a fresh project, every entry point imports (and
- * the environment-specific ones refuse the wrong environment), and the bin runs.
+ * the environment-specific ones refuse the wrong environment), its types compile in an app's
+ * browser-only tsconfig, source maps point at files the package contains, it has no install
+ * script, and the bin runs.
  */
-import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { execFile, execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; version: string }
 const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 })
 
 let project: string
+let packDir: string
 
 beforeAll(() => {
-  const packDir = mkdtempSync(join(tmpdir(), 'mockyard-pack-'))
+  packDir = mkdtempSync(join(tmpdir(), 'mockyard-pack-'))
   const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], ROOT)) as Array<{ filename: string }>
   const tarball = join(packDir, packed[0]!.filename)
   project = mkdtempSync(join(tmpdir(), 'mockyard-consumer-'))
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
   const versionOf = (name: string) => JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.resolve(`${name}/package.json`))), 'package.json'), 'utf8')).version as string
-  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball, `msw@${versionOf('msw')}`, `vitest@${versionOf('vitest')}`], project)
+  const peers = ['msw', 'vitest', 'vite', '@playwright/test', '@types/node'].map((name) => `${name}@${versionOf(name)}`)
+  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball, ...peers], project)
 }, 300_000)
+
+afterAll(() => {
+  for (const folder of [project, packDir]) if (folder) rmSync(folder, { recursive: true, force: true })
+})
+
+/** Every file under a folder, recursively. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+}
 
 describe('the packed package', () => {
   const entries = Object.entries(pkg.exports).filter(([key]) => key !== './package.json')
@@ -93,4 +108,67 @@ await s.stop()`
     expect(result.stderr).toBe('')
     expect(result.stdout.trim().split('\n')).toEqual(['200 true', '200 true', '200 true'])
   })
+
+  it('has no install script (npm warns about those): nothing runs when a user installs it', () => {
+    const installed = JSON.parse(readFileSync(join(project, 'node_modules', 'mockyard', 'package.json'), 'utf8')) as { scripts?: Record<string, string> }
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(installed.scripts?.[hook]).toBeUndefined()
+  })
+
+  it('every source map names sources the package contains', () => {
+    const root = join(project, 'node_modules', 'mockyard')
+    const maps = filesUnder(join(root, 'dist')).filter((file) => file.endsWith('.js.map'))
+    expect(maps.length).toBeGreaterThan(10)
+    const missing: string[] = []
+    for (const map of maps) {
+      const { sources, sourceRoot = '' } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[]; sourceRoot?: string }
+      for (const source of sources) {
+        const path = resolve(dirname(map), sourceRoot, source)
+        if (!path.startsWith(root + '/') || !existsSync(path)) missing.push(`${map.slice(root.length)} -> ${source}`)
+      }
+    }
+    expect(missing).toEqual([])
+    // Sources, not tests or the repository's own tsconfigs.
+    expect(filesUnder(join(root, 'src')).filter((file) => /\.test\.ts$|tsconfig\.json$/.test(file))).toEqual([])
+  })
+
+  it('a stack trace through the package points at files it contains', () => {
+    const script = `import { startMockServer } from 'mockyard/node'
+try { await startMockServer({ routes: { 'v1/x': { latency: 'slow' } } }) } catch (error) { console.log(error.stack) }`
+    const result = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' })
+    const frames = [...result.stdout.matchAll(/\((\/[^()]*?node_modules\/mockyard\/[^():]+):\d+:\d+\)/g)].map((match) => match[1]!)
+    expect(frames.length).toBeGreaterThan(0)
+    expect(frames.some((file) => file.includes('/mockyard/src/'))).toBe(true) // mapped to the TypeScript source
+    expect(frames.filter((file) => !existsSync(file))).toEqual([])
+  })
+
+  it("the types of every entry point compile in an app's browser-only tsconfig (types: vite/client, skipLibCheck: false)", async () => {
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
+    const compilerOptions = {
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'bundler',
+      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+      types: ['vite/client'],
+      strict: true,
+      skipLibCheck: false,
+      noEmit: true,
+    }
+    // Each entry point in a program of its own, so one entry's types never lend another what it lacks.
+    const programs = entries.map(([key]) => [key]).map((keys, index) => {
+      const name = `types-${index}`
+      const imports = keys.map((key, i) => `import * as entry${i} from '${'mockyard' + (key === '.' ? '' : key.slice(1))}'\nexport const use${i} = entry${i}\n`)
+      writeFileSync(join(project, `${name}.ts`), imports.join(''))
+      writeFileSync(join(project, `${name}.json`), JSON.stringify({ compilerOptions, files: [`${name}.ts`] }))
+      return { keys, name }
+    })
+    const results = await Promise.all(
+      programs.map(
+        ({ keys, name }) =>
+          new Promise<string>((done) => {
+            execFile(process.execPath, [tsc, '-p', `${name}.json`], { cwd: project, encoding: 'utf8' }, (_error, stdout, stderr) => done((stdout + stderr) ? `${keys.join(', ')}:\n${stdout}${stderr}` : ''))
+          }),
+      ),
+    )
+    expect(results.filter(Boolean)).toEqual([])
+  }, 240_000)
 })

@@ -1,0 +1,36 @@
+/**
+ * The admin client of `mockyard/playwright` against a real listener: `requests(filter)` takes the
+ * Vitest handle's filter, and each record names the file that answered.
+ */
+import { startMockServer, type RunningServer } from 'mockyard/node'
+import { createAdminClient } from 'mockyard/playwright'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EXAMPLES_DATA, EXAMPLES_ROUTES } from '../contract/cases.js'
+
+let server: RunningServer
+
+beforeAll(async () => {
+  server = await startMockServer({ routes: EXAMPLES_ROUTES, data: EXAMPLES_DATA })
+})
+afterAll(() => server.stop())
+
+describe('createAdminClient(url, { session }).requests(filter)', () => {
+  it('filters as the Vitest handle does, and records carry file', async () => {
+    const session = 'filter-test'
+    const admin = createAdminClient(server.url, { session })
+    const headers = { 'x-mockyard-session': session }
+    await fetch(`${server.url}/v1/claims?status=open`, { headers })
+    await fetch(`${server.url}/v1/payments`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"method":{"type":"card"}}' })
+    await fetch(`${server.url}/v1/jobs/42`, { headers })
+    await fetch(`${server.url}/v1/users`, { headers: { 'x-mockyard-session': 'someone-else' } })
+
+    expect((await admin.requests()).map((r) => r.file)).toEqual(['claims-open.json', 'payment-card.json', 'job-running.json'])
+    expect(await admin.requests({ method: 'post' })).toMatchObject([{ route: 'v1/payments', entry: 'post[0]', file: 'payment-card.json' }])
+    expect(await admin.requests({ path: '/v1/claims' })).toMatchObject([{ file: 'claims-open.json', status: 200 }])
+    expect((await admin.requests({ path: /^\/v1\/(jobs|payments)/ })).map((r) => r.route)).toEqual(['v1/payments', 'v1/jobs/42'])
+    expect((await admin.requests({ route: 'v1/jobs/42' })).map((r) => [r.status, r.file])).toEqual([[202, 'job-running.json']])
+    expect(await admin.requests({ route: 'v1/users' })).toEqual([])
+    // Without a session the client sees every session's records.
+    expect((await createAdminClient(server.url).requests({ session: 'someone-else' })).map((r) => r.file)).toEqual(['users.json'])
+  })
+})

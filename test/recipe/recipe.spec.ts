@@ -1,0 +1,63 @@
+/**
+ * The Playwright recipe end to end (test/recipe/playwright.config.ts): the mockyard CLI and a
+ * Vite app are Playwright `webServer` entries, the app learns the mock server's URL from the
+ * environment, and each test still has its own session on the one listener.
+ */
+import { test as base, expect } from '@playwright/test'
+import { mockyardFixtures } from 'mockyard/playwright'
+
+const appUrl = process.env.RECIPE_APP_URL
+const test = base.extend(mockyardFixtures())
+
+test.beforeEach(async ({ page }) => {
+  if (!appUrl) throw new Error('RECIPE_APP_URL is not set: run with --config test/recipe/playwright.config.ts')
+  await page.goto(appUrl)
+  await expect(page.locator('#status')).toHaveText(/^ready: http:\/\/127\.0\.0\.1:\d+$/)
+})
+
+test('the webServer entries ran in order: the app knows the URL the CLI announced', async ({ page, mockyard }) => {
+  expect(mockyard.url).toBe(process.env.MOCKYARD_URL)
+  await expect(page.locator('#status')).toHaveText(`ready: ${mockyard.url}`)
+})
+
+// The same sequence, advanced by several tests in parallel workers, the two ways the app reaches
+// the mocks: sessions keep every test's state apart.
+for (const way of ['callDirect', 'callProxied'] as const) {
+  for (const n of [1, 2, 3]) {
+    test(`${way} ${n}: sequence, overrides and request log belong to this test`, async ({ page, mockyard }) => {
+      await mockyard.useRoutes({ 'v1/who': { file: 'users.json', responseHeader: { 'x-test': String(n) } } })
+      const seen: string[] = []
+      for (let i = 0; i < 3; i++) seen.push(await page.evaluate(([call, path]) => (window as any)[call](path), [way, '/v1/jobs/42'] as const))
+      expect(seen).toEqual(['202 job-running.json', '202 job-running.json', '200 job-done.json'])
+      await page.evaluate(([call]) => (window as any)[call]('/v1/claims?status=open'), [way] as const)
+
+      const jobs = await mockyard.requests({ path: '/v1/jobs/42' })
+      expect(jobs.map((r) => [r.method, r.status, r.file])).toEqual([
+        ['GET', 202, 'job-running.json'],
+        ['GET', 202, 'job-running.json'],
+        ['GET', 200, 'job-done.json'],
+      ])
+      expect(new Set(jobs.map((r) => r.session))).toEqual(new Set([mockyard.session]))
+      expect(await mockyard.requests({ route: 'v1/claims', method: 'get' })).toMatchObject([{ entry: 'get[0]', file: 'claims-open.json', status: 200 }])
+      expect(await mockyard.requests({ path: /^\/v1\/(claims|jobs)/ })).toHaveLength(4)
+      expect(await mockyard.requests({ route: 'v1/users' })).toEqual([])
+    })
+  }
+}
+
+test('a route override of one test does not reach another test', async ({ page, mockyard }) => {
+  // No test here overrides v1/users: every session sees the configured file.
+  expect(await page.evaluate(() => (window as any).callProxied('/v1/users'))).toBe('200 users.json')
+  expect((await mockyard.requests())[0]).toMatchObject({ route: 'v1/users', file: 'users.json' })
+})
+
+const withUrl = base.extend(mockyardFixtures({ url: process.env.MOCKYARD_URL }))
+
+withUrl('mockyardFixtures({ url }) binds the fixtures to the URL given', async ({ page, mockyard }) => {
+  expect(mockyard.url).toBe(process.env.MOCKYARD_URL)
+  await page.goto(appUrl!)
+  await expect(page.locator('#status')).toHaveText(/^ready/)
+  await mockyard.useRoutes({ 'v1/users': { file: 'profile.json', status: 503 } })
+  expect(await page.evaluate(() => (window as any).callDirect('/v1/users'))).toBe('503 profile.json')
+  expect(await mockyard.requests({ path: '/v1/users' })).toMatchObject([{ status: 503, file: 'profile.json', session: mockyard.session }])
+})
