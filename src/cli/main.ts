@@ -47,6 +47,10 @@ function integer(name: string, value: string | undefined): number | undefined {
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'check') {
+    process.exitCode = await (await import('./check.js')).checkCommand(argv.slice(1))
+    return
+  }
   let parsed
   try {
     parsed = parseArgs({

@@ -179,6 +179,8 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
 
   for (const [key, route] of Object.entries(routes)) {
     const path: Path = [key]
+    // An editor's schema reference (docs/behaviour.md, "Keys allowed in a routes file"): ignored.
+    if (key === '$schema' && typeof route === 'string') continue
     if (!isPlainObject(route)) {
       error(path, 'a route must be an object', 'Write the route as { "file": "x.json" } or with method keys.')
       continue
