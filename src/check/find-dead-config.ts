@@ -120,7 +120,8 @@ export function findDeadConfig(
       const indexOf = (i: number) => (Array.isArray(value) ? i : undefined)
       const pathOf = (i: number): Path => (Array.isArray(value) ? [key, method, i] : [key, method])
       const entries = list.map((entry, i) => ({ entry, i })).filter((e): e is { entry: Record<string, unknown>; i: number } => isObject(e.entry))
-      const plain = entries.filter((e) => !isConditional(e.entry))
+      // Empty objects set nothing (and stand for values the loader refused).
+      const plain = entries.filter((e) => !isConditional(e.entry) && Object.keys(e.entry).length > 0)
       const conditional = entries.filter((e) => isConditional(e.entry))
       for (const { entry, i } of entries) {
         ignoredFile(entry, pathOf(i))

@@ -1,8 +1,9 @@
-import { existsSync, statSync } from 'node:fs'
-import { isAbsolute, relative, resolve, sep } from 'node:path'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { ConfigError, type ConfigProblem } from '../core/errors.js'
+import type { RoutesConfig } from '../core/types.js'
 import { folderFiles } from '../node/folder-files.js'
-import { BUNDLED_CONFIG, findConfigFile, readRoutes, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
+import { BUNDLED_CONFIG, findConfigFile, parseJsonFile, readRoutes, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
 import type { MockyardOptions } from '../node/options.js'
 import { findDeadConfig } from './find-dead-config.js'
 import { findLine } from './find-line.js'
@@ -36,6 +37,27 @@ const toEntry = (problem: ConfigProblem, kind: CheckKind = kindOf(problem)): Che
 })
 
 /**
+ * A data file that does not parse, reported at the line where the parser stopped (with the
+ * place in the routes file that names it as `source`), so an annotation lands on the data file.
+ */
+function invalidJsonEntry(problem: ConfigProblem, data: string): CheckEntry {
+  const name = /^the data file "(.*)" is not valid JSON/.exec(problem.message)![1]!
+  const path = join(data, name)
+  const entry: CheckEntry = { ...toEntry(problem, 'invalid-json'), file: path, pointer: '', source: `${problem.file}#${problem.pointer}` }
+  try {
+    const parsed = parseJsonFile(readFileSync(path, 'utf8'), path).problem
+    const at = parsed && /^invalid JSON at line (\d+), column (\d+): (.*)$/.exec(parsed.message)
+    if (at) {
+      entry.line = Number(at[1])
+      entry.message = `the data file "${name}" is not valid JSON (line ${at[1]}, column ${at[2]}: ${at[3]}); it is served as written`
+    }
+  } catch {
+    // Unreadable now: the loader's words stand.
+  }
+  return entry
+}
+
+/**
  * Checks a mockyard configuration (docs/behaviour.md, "Checking mocks: `mockyard check`"): loads
  * it with the loader every surface uses and reports every problem at once (config errors, unknown
  * keys, missing data files, data files that do not parse, configuration that never takes effect),
@@ -66,17 +88,29 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     entries.push(...config.problems.map((p) => toEntry(p)))
     const earlierKeys: Array<{ key: string; file: string }> = []
     for (const spec of config.routes) {
+      let loaded: Awaited<ReturnType<typeof readRoutes>> | undefined
       try {
-        const { sources, warnings } = await readRoutes([spec], (data) => folderFiles(data))
-        entries.push(...warnings.map((p) => toEntry(p)))
-        const routes = sources[0]!.routes as Record<string, unknown>
-        entries.push(...findDeadConfig(routes, spec.label, earlierKeys).map((p) => toEntry(p, p.kind)))
-        earlierKeys.push(...Object.keys(routes).map((key) => ({ key, file: spec.label })))
-        checked.push({ file: spec.label, routes, data: spec.data })
+        loaded = await readRoutes([spec], (data) => folderFiles(data))
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error
         entries.push(...error.problems.map((p) => toEntry(p)))
+        // The rest of the file is still checked: the same loader, on a copy without the values
+        // that have errors (so that every problem is reported in one run).
+        const routes = typeof spec.routes === 'string' ? readJson(spec.routes) : spec.routes
+        if (routes !== undefined && error.problems.every((p) => p.file === spec.label && p.pointer !== '')) {
+          try {
+            loaded = await readRoutes([{ ...spec, routes: withoutValuesAt(routes, error.problems.map((p) => p.pointer)) as RoutesConfig }], (data) => folderFiles(data))
+          } catch {
+            loaded = undefined
+          }
+        }
       }
+      if (!loaded) continue
+      entries.push(...loaded.warnings.map((p) => (kindOf(p) === 'invalid-json' ? invalidJsonEntry(p, spec.data) : toEntry(p))))
+      const routes = loaded.sources[0]!.routes as Record<string, unknown>
+      entries.push(...findDeadConfig(routes, spec.label, earlierKeys).map((p) => toEntry(p, p.kind)))
+      earlierKeys.push(...Object.keys(routes).map((key) => ({ key, file: spec.label })))
+      checked.push({ file: spec.label, routes, data: spec.data })
     }
   }
 
@@ -106,7 +140,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   }
 
   for (const entry of entries) {
-    if (isAbsolute(entry.file) && existsSync(entry.file) && statSync(entry.file).isFile()) {
+    if (entry.line === undefined && isAbsolute(entry.file) && existsSync(entry.file) && statSync(entry.file).isFile()) {
       const line = findLine(entry.file, entry.pointer)
       if (line !== undefined) entry.line = line
     }
@@ -118,6 +152,31 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   const order = (e: CheckEntry) => (e.severity === 'error' ? 0 : 1)
   entries.sort((a, b) => order(a) - order(b))
   return coverage ? { entries, coverage } : { entries }
+}
+
+function readJson(path: string): unknown {
+  try {
+    return parseJsonFile(readFileSync(path, 'utf8'), path).value
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A deep copy of a routes object without the values at some JSON pointers: object keys are
+ * removed, array items become `{}` (an entry with no fields), so later pointers stay right.
+ */
+function withoutValuesAt(routes: unknown, pointers: string[]): unknown {
+  const copy = structuredClone(routes) as Record<string, unknown>
+  for (const pointer of pointers) {
+    const tokens = pointer.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))
+    let parent: unknown = copy
+    for (const token of tokens.slice(0, -1)) parent = (parent as Record<string, unknown> | undefined)?.[token]
+    const last = tokens[tokens.length - 1]!
+    if (Array.isArray(parent)) parent[Number(last)] = {}
+    else if (parent && typeof parent === 'object') delete (parent as Record<string, unknown>)[last]
+  }
+  return copy
 }
 
 /** A path as reports show it: relative to the working directory when inside it. */
