@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { normalizePath } from '../core/compile-routes.js'
 import { toPointer } from '../core/errors.js'
@@ -29,8 +29,10 @@ export interface OpenApiDocument {
   version: '3.0' | '3.1'
   /** Validates a value against the schema at a pointer of the document (compiled once). */
   validatorAt(pointer: string): ValidateFunction
-  /** The pointer of a schema object of the document (for schema locations). */
+  /** The pointer of a schema object of the bundled document. */
   pointerOf(object: unknown): string | undefined
+  /** Where a pointer of the bundled document was written: `schemas.yaml#/User/properties/id`. */
+  locate(pointer: string): string
 }
 
 /** One operation of the document, with the path requests reach it by (servers' base path included). */
@@ -77,11 +79,13 @@ function convert30(value: unknown, seen = new Set<unknown>()): void {
  * Throws an Error saying why when the file is not such a document.
  *
  * @example
- * const api = await loadOpenApi('mocks/openapi.yaml', 'mocks/openapi.yaml')
+ * const api = await loadOpenApi('mocks/openapi.yaml', (file) => path.relative(process.cwd(), file))
  */
-export async function loadOpenApi(path: string, label: string): Promise<OpenApiDocument> {
+export async function loadOpenApi(path: string, display: (file: string) => string): Promise<OpenApiDocument> {
   const { default: RefParser } = await import('@apidevtools/json-schema-ref-parser')
-  const doc = (await RefParser.bundle(path)) as Json
+  const doc = (await new RefParser().bundle(path)) as Json
+  const files = (await new RefParser().resolve(path)).values() as Record<string, unknown>
+  const label = display(path)
   const version = typeof doc.openapi === 'string' ? doc.openapi : undefined
   if (!version || !/^3\.[01]\./.test(version)) {
     throw new Error(version ? `OpenAPI ${version} is not supported` : doc.swagger ? 'Swagger 2.0 documents are not supported' : 'the file has no "openapi" version field')
@@ -97,6 +101,13 @@ export async function loadOpenApi(path: string, label: string): Promise<OpenApiD
     else for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`)
   }
   walk(doc, '')
+  const origins = originsOf(doc, files, path)
+  const locate = (pointer: string) => {
+    let best = ''
+    for (const prefix of origins.keys()) if (prefix.length > best.length && (pointer === prefix || pointer.startsWith(prefix + '/'))) best = prefix
+    const origin = origins.get(best)
+    return origin ? `${display(origin.file)}#${origin.pointer}${pointer.slice(best.length)}` : `${label}#${pointer}`
+  }
   // ajv and ajv-formats are CommonJS: their class and function are the `default` of the exports.
   const cjs = <T>(module: { default: unknown }) => ((module.default as { default?: T }).default ?? module.default) as T
   const addFormats = cjs<typeof import('ajv-formats').default>(await import('ajv-formats'))
@@ -120,7 +131,44 @@ export async function loadOpenApi(path: string, label: string): Promise<OpenApiD
       return validate
     },
     pointerOf: (object) => pointers.get(object),
+    locate,
   }
+}
+
+function getPointer(document: unknown, pointer: string): unknown {
+  let node = document
+  for (const raw of pointer.split('/').slice(1)) {
+    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
+    node = typeof node === 'object' && node !== null ? (node as Json)[token] : undefined
+  }
+  return node
+}
+
+/**
+ * Where the parts of the bundled document come from: bundling copies a schema of another file
+ * where it is first referenced, so its pointers there are mapped back to the file and pointer it
+ * was written at. Walks the bundled tree beside the files as written, following their `$ref`s.
+ */
+function originsOf(bundled: Json, files: Record<string, unknown>, root: string): Map<string, { file: string; pointer: string }> {
+  const origins = new Map<string, { file: string; pointer: string }>()
+  origins.set('', { file: root, pointer: '' })
+  const walk = (node: unknown, at: string, original: unknown, file: string, pointer: string, depth: number) => {
+    if (typeof node !== 'object' || node === null || depth > 200) return
+    if (isObject(original) && typeof original.$ref === 'string' && !(isObject(node) && typeof node.$ref === 'string')) {
+      const [target = '', fragment = ''] = original.$ref.split('#')
+      const targetFile = target ? join(dirname(file), decodeURIComponent(target)) : file
+      origins.set(at, { file: targetFile, pointer: fragment })
+      walk(node, at, getPointer(files[targetFile], fragment), targetFile, fragment, depth + 1)
+      return
+    }
+    if (typeof original !== 'object' || original === null) return
+    for (const [key, child] of Object.entries(node)) {
+      const token = key.replace(/~/g, '~0').replace(/\//g, '~1')
+      walk(child, `${at}/${token}`, (original as Json)[key], file, `${pointer}/${token}`, depth + 1)
+    }
+  }
+  walk(bundled, '', files[root], root, '', 0)
+  return origins
 }
 
 /** Follows internal `$ref`s (`#/components/...`) of the bundled document. */
@@ -368,7 +416,7 @@ export interface RoutesToCheck {
  * operations no route mocks.
  *
  * @example
- * const api = await loadOpenApi('mocks/openapi.yaml', 'mocks/openapi.yaml')
+ * const api = await loadOpenApi('mocks/openapi.yaml', (file) => file)
  * const { entries, coverage } = checkOpenApi(api, [{ file: 'mocks/routes.json', routes, data: 'mocks/data' }])
  */
 export function checkOpenApi(api: OpenApiDocument, sources: readonly RoutesToCheck[]): { entries: CheckEntry[]; coverage: { operations: number; mocked: number } } {
@@ -466,14 +514,14 @@ export function checkOpenApi(api: OpenApiDocument, sources: readonly RoutesToChe
           if (validate(value)) continue
           for (const problem of validate.errors ?? []) {
             const parent = api.pointerOf(problem.parentSchema)
-            const schemaAt = parent !== undefined ? `${parent}/${problem.keyword}` : problem.schemaPath.replace(/^#/, pointer)
+            const schemaAt = api.locate(parent !== undefined ? `${parent}/${problem.keyword}` : problem.schemaPath.replace(/^#/, pointer))
             error({
               kind: 'schema',
               file: dataPath,
               pointer: problem.instancePath,
-              message: `${describeError(problem)} (schema ${api.label}#${schemaAt}, response ${found.key} of ${name})`,
+              message: `${describeError(problem)} (schema ${schemaAt}, response ${found.key} of ${name})`,
               fix: 'Update the data file to what the API answers now, or the document if it is wrong.',
-              schema: `${api.label}#${schemaAt}`,
+              schema: schemaAt,
               source: ref(answer.filePath ?? at),
             })
           }

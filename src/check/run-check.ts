@@ -120,7 +120,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     const label = display(path, cwd)
     try {
       const { checkOpenApi, loadOpenApi } = await import('./check-openapi.js')
-      const api = await loadOpenApi(path, label)
+      const api = await loadOpenApi(path, (file) => display(file, cwd))
       const result = checkOpenApi(api, checked)
       entries.push(...result.entries)
       coverage = result.coverage
