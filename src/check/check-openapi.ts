@@ -25,6 +25,8 @@ const QUERY_METHODS = new Set(['get', 'head', 'delete'])
 export interface OpenApiDocument {
   /** The document's path as shown in reports. */
   label: string
+  /** The document's absolute path. */
+  path: string
   doc: Json
   version: '3.0' | '3.1'
   /** Validates a value against the schema at a pointer of the document (compiled once). */
@@ -120,6 +122,7 @@ export async function loadOpenApi(path: string, display: (file: string) => strin
   const compiled = new Map<string, ValidateFunction>()
   return {
     label,
+    path,
     doc,
     version: is31 ? '3.1' : '3.0',
     validatorAt(pointer) {
@@ -553,7 +556,7 @@ export function checkOpenApi(api: OpenApiDocument, sources: readonly RoutesToChe
     entries.push({
       severity: 'info',
       kind: 'not-mocked',
-      file: api.label,
+      file: api.path,
       pointer: toPointer(['paths', operation.path, operation.method]),
       message: `${operation.name}${id} is not mocked by any route`,
       fix: 'Add a route for it if your tests need it.',
