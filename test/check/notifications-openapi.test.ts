@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMockServer } from 'mockyard/node'
 
 const MOCKS = fileURLToPath(new URL('../../mocks/', import.meta.url))
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as typeof addFormatsModule
+// ajv-formats is CommonJS: its function is the `default` of its exports.
+type AddFormats = (ajv: Ajv2020) => unknown
+const addFormats = ((addFormatsModule as unknown as { default?: AddFormats }).default ?? addFormatsModule) as unknown as AddFormats
 let server: Awaited<ReturnType<typeof startMockServer>>
 interface Operation {
   parameters?: Array<{ name: string; in: string }>
