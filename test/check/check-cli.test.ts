@@ -310,3 +310,44 @@ describe('what the check costs the other surfaces', () => {
     expect(main).toContain("import('./check.js')")
   })
 })
+
+describe("the README's worked example", () => {
+  it('prints what the README shows', () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8')
+    const section = readme.slice(readme.indexOf('## Checking mocks: `mockyard check`'))
+    const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => m[2]!)
+    const dir = join(root, 'readme')
+    writeFiles(dir, {
+      'mocks/routes.json': blocks[1]!,
+      'mocks/data/users.json': '[{ "id": 1, "email": "ada@example.com" }, { "id": "2", "email": "bob" }]',
+      'mocks/data/user.json': '{ "id": 1, "email": "ada@example.com" }',
+      'mocks/data/claims-open.json': '[]',
+      'mocks/data/claims-closed.json': '[]',
+      'mocks/data/help.json': '{}',
+      'api/openapi.yaml': `openapi: 3.1.0
+info: { title: Example API, version: '1' }
+servers: [{ url: https://api.example.com/v1 }]
+paths:
+  /users:
+    get:
+      responses:
+        '200': { description: Users., content: { application/json: { schema: { type: array, items: { $ref: 'schemas.yaml#/User' } } } } }
+  /users/{id}:
+    get:
+      responses:
+        '200': { description: A user., content: { application/json: { schema: { $ref: 'schemas.yaml#/User' } } } }
+    delete:
+      responses:
+        '204': { description: Deleted. }
+  /claims:
+    get:
+      parameters: [{ name: status, in: query, schema: { type: string } }]
+      responses:
+        '200': { description: Claims., content: { application/json: { schema: { type: array } } } }
+`,
+      'api/schemas.yaml': 'User:\n  type: object\n  required: [id, email]\n  properties:\n    id: { type: integer }\n    email: { type: string, format: email }\n',
+    })
+    expect(check(['--routes', 'mocks/routes.json'], { cwd: dir }).stdout).toBe(blocks[2])
+    expect(check(['--routes', 'mocks/routes.json', '--openapi', 'api/openapi.yaml'], { cwd: dir }).stdout).toBe(blocks[2]!.split('\n').slice(0, 2).join('\n') + '\n' + blocks[3])
+  })
+})
