@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Ajv } from 'ajv'
 import { describe, expect, it } from 'vitest'
-import { validateRoutes } from 'mockyard'
+import { compileRoutes, createEngine, fromFetchRequest, memoryFiles, validateRoutes } from 'mockyard'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const require = createRequire(join(ROOT, 'package.json'))
@@ -122,5 +122,17 @@ describe('schema/routes.json and validateRoutes agree', () => {
   it('is stricter than the loader on one point: a ".." segment that stays inside the folder', () => {
     const routes = { 'v1/a': { file: 'a/../b.json' } }
     expect(agree(routes)).toMatchObject({ loaderValid: true, schemaValid: false })
+  })
+})
+
+describe('a "$schema" key at the top of a routes file', () => {
+  it('is accepted and ignored by the loader: no problem, no route', async () => {
+    const routes = { $schema: './node_modules/mockyard/schema/routes.json', 'v1/users': { file: 'users.json' } }
+    expect(validateRoutes(routes, 'routes.json')).toEqual({ errors: [], warnings: [] })
+    const table = compileRoutes([{ file: 'routes.json', routes: routes as never, files: memoryFiles({ 'users.json': '[]' }) }])
+    expect(table.routes.map((r) => r.key)).toEqual(['v1/users'])
+    const engine = createEngine(table)
+    const result = await engine.handle(fromFetchRequest(new Request('http://x.test/$schema')))
+    expect(result.matched).toBe(false)
   })
 })
