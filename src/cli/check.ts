@@ -3,6 +3,7 @@
  * with an OpenAPI document (docs/behaviour.md, "Checking mocks: `mockyard check`"). Loaded only
  * when the subcommand runs, so serving never pays for the validator and parsers it uses.
  */
+import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
 import { formatMessage, formatProblem } from '../core/errors.js'
 import type { CheckEntry } from '../check/problem.js'
@@ -34,9 +35,16 @@ function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C')
 }
 
-/** The `::error` workflow command of a problem, for GitHub Actions' annotations. */
+/**
+ * The `::error` workflow command of a problem, for GitHub Actions' annotations. GitHub wants the
+ * file relative to the repository (`GITHUB_WORKSPACE`); reports are relative to the working folder.
+ */
 export function annotationOf(entry: CheckEntry): string {
-  const where = [`file=${escapeProperty(entry.file)}`]
+  const workspace = process.env.GITHUB_WORKSPACE
+  const absolute = resolve(entry.file)
+  const inWorkspace = workspace ? relative(workspace, absolute) : ''
+  const file = inWorkspace && !inWorkspace.startsWith('..') && !isAbsolute(inWorkspace) ? inWorkspace.split(sep).join('/') : entry.file
+  const where = [`file=${escapeProperty(file)}`]
   if (entry.line !== undefined) where.push(`line=${entry.line}`)
   where.push(`title=${escapeProperty(`mockyard check: ${entry.kind}`)}`)
   return `::error ${where.join(',')}::${escapeData(`${entry.pointer ? `#${entry.pointer} ` : ''}${entry.message}. ${entry.fix}`)}`

@@ -20,8 +20,8 @@ beforeAll(() => {
 })
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-function check(args: string[], options: { cwd?: string; github?: boolean } = {}) {
-  const env = { ...process.env, GITHUB_ACTIONS: options.github ? 'true' : '', NO_COLOR: '1' }
+function check(args: string[], options: { cwd?: string; github?: boolean; workspace?: string } = {}) {
+  const env = { ...process.env, GITHUB_ACTIONS: options.github ? 'true' : '', GITHUB_WORKSPACE: options.workspace ?? '', NO_COLOR: '1' }
   const result = spawnSync(process.execPath, [CLI, 'check', ...args], { cwd: options.cwd ?? root, encoding: 'utf8', env, timeout: 30_000 })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr, lines: result.stdout.split('\n').filter(Boolean) }
 }
@@ -155,6 +155,12 @@ describe('mockyard check: the configuration', () => {
       '::error file=mocks/data/broken.json,line=3,title=mockyard check%3A invalid-json::the data file "broken.json" is not valid JSON (line 3, column 3: Expected double-quoted property name); it is served as written. Fix the JSON in the file if clients should parse it.',
     )
     expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(CONFIG_PROBLEMS.length)
+  })
+
+  it('names annotated files from the repository root (GITHUB_WORKSPACE) when run in a subfolder', () => {
+    const { lines } = check(['--routes', 'routes.json', '--routes', 'more-routes.json', '--data', 'data'], { cwd: join(root, 'mocks'), github: true, workspace: root })
+    expect(lines[0]).toBe(CONFIG_PROBLEMS[0]![0].replace(/^mocks\//, ''))
+    expect(lines[1]).toMatch(/^::error file=mocks\/routes\.json,line=5,title=/)
   })
 
   it('exits 0 and says so when there is nothing to report; a "$schema" key is fine', () => {
