@@ -49,7 +49,11 @@ interface Operation {
   name: string
 }
 
-/** A route or the document's parts are OpenAPI 3.0 flavoured: `nullable`, boolean exclusive bounds. */
+/**
+ * Rewrites OpenAPI 3.0's own schema keywords into draft-07, in place: `nullable: true` adds the
+ * `null` type (and `null` to an `enum`); boolean `exclusiveMinimum`/`exclusiveMaximum` take their
+ * bound's number.
+ */
 function convert30(value: unknown, seen = new Set<unknown>()): void {
   if (typeof value !== 'object' || value === null || seen.has(value)) return
   seen.add(value)
