@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util'
 import { formatMessage, formatProblem } from '../core/errors.js'
 import type { CheckEntry } from '../check/problem.js'
 import { runCheck } from '../check/run-check.js'
+import { findConfigFile } from '../node/load-config.js'
 
 const HELP = `Usage: mockyard check [--config <file> | --routes <file>... --data <folder>] [--openapi <file>] [--format text|json]
 
@@ -83,6 +84,9 @@ export async function checkCommand(argv: string[]): Promise<number> {
     return 2
   }
 
+  if (!values.config && !values.routes && !findConfigFile()) {
+    process.stderr.write(formatMessage('no mocks/config.js here and no --routes: checking the bundled example mocks.') + '\n')
+  }
   const report = await runCheck({ config: values.config, routes: values.routes, data: values.data, openapi: values.openapi })
   const errors = report.entries.filter((e) => e.severity === 'error')
   if (format === 'json') {

@@ -193,6 +193,18 @@ describe('mockyard check: the configuration', () => {
     expect(check(['stray']).code).toBe(2)
     expect(check(['--help']).stdout).toContain('Usage: mockyard check')
   })
+
+  it('without --config or --routes, and no mocks/config.js here, checks the bundled mocks and says so', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'mockyard-check-empty-'))
+    try {
+      const { code, stdout, stderr } = check([], { cwd: empty })
+      expect(stderr).toBe('[mockyard] no mocks/config.js here and no --routes: checking the bundled example mocks.\n')
+      expect(stdout).toBe('[mockyard] check: no problems.\n')
+      expect(code).toBe(0)
+    } finally {
+      rmSync(empty, { recursive: true, force: true })
+    }
+  })
 })
 
 describe('mockyard check --openapi', () => {
