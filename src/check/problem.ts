@@ -38,15 +38,15 @@ export interface CheckEntry {
   schema?: string
   /** For problems of a data file: where the routes file names it (`routes.json#/v1~1users/file`). */
   source?: string
-  /** For `not-mocked`: the operation, `GET /api/v1/notifications`. */
+  /** For `not-mocked`: the operation, `GET /users/{id}`. */
   operation?: string
-  /** For `coverage`: how many operations the document has, and how many routes mock. */
-  coverage?: { operations: number; mocked: number }
+  /** For `coverage`: how many operations the document has, how many are mocked, how many of those by msw handlers. */
+  coverage?: { operations: number; mocked: number; handlers: number }
 }
 
 /** The result of a check: every entry, errors first in the order found, then the coverage. */
 export interface CheckReport {
   entries: CheckEntry[]
   /** Present when an OpenAPI document was given and loaded. */
-  coverage?: { operations: number; mocked: number }
+  coverage?: { operations: number; mocked: number; handlers: number }
 }

@@ -4,6 +4,7 @@ import { ConfigError, type ConfigProblem } from '../core/errors.js'
 import type { RoutesConfig } from '../core/types.js'
 import { folderFiles } from '../node/folder-files.js'
 import { BUNDLED_CONFIG, findConfigFile, parseJsonFile, readRoutes, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
+import type { RequestHandler } from 'msw'
 import type { MockyardOptions } from '../node/options.js'
 import { findDeadConfig } from './find-dead-config.js'
 import { findLine } from './find-line.js'
@@ -121,7 +122,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     try {
       const { checkOpenApi, loadOpenApi } = await import('./check-openapi.js')
       const api = await loadOpenApi(path, (file) => display(file, cwd))
-      const result = checkOpenApi(api, checked)
+      const handlers = config?.handlers ?? []
+      const result = await checkOpenApi(api, checked, handlers.length > 0 ? (method, path) => answeredByHandlers(handlers, method, path) : undefined)
       entries.push(...result.entries)
       coverage = result.coverage
       entries.push({
@@ -129,7 +131,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
         kind: 'coverage',
         file: path,
         pointer: '/paths',
-        message: `${coverage.mocked} of ${coverage.operations} operations of ${label} are mocked by routes`,
+        message: `${coverage.mocked} of ${coverage.operations} operations of ${label} are mocked${coverage.handlers > 0 ? ` (${coverage.handlers} by msw handlers)` : ''}`,
         fix: coverage.mocked < coverage.operations ? 'The operations not mocked are listed above.' : 'Every operation is mocked.',
         coverage,
       })
@@ -152,6 +154,20 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   const order = (e: CheckEntry) => (e.severity === 'error' ? 0 : 1)
   entries.sort((a, b) => order(a) - order(b))
   return coverage ? { entries, coverage } : { entries }
+}
+
+/**
+ * Whether the config's msw handlers answer a request to an operation (a probe with the path's
+ * templates filled and, for methods with a body, `{}`): then the operation is mocked.
+ */
+async function answeredByHandlers(handlers: RequestHandler[], method: string, path: string): Promise<boolean> {
+  const { getResponse } = await import('msw')
+  const body = ['POST', 'PUT', 'PATCH'].includes(method) ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}
+  try {
+    return (await getResponse(handlers, new Request(new URL(path, 'http://localhost'), { method, ...body }))) !== undefined
+  } catch {
+    return false
+  }
 }
 
 function readJson(path: string): unknown {

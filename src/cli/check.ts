@@ -101,8 +101,8 @@ export async function checkCommand(argv: string[]): Promise<number> {
   }
   const notMocked = report.entries.filter((e) => e.kind === 'not-mocked')
   if (report.coverage) {
-    const { operations, mocked } = report.coverage
-    lines.push(`OpenAPI coverage: ${mocked} of ${operations} operations are mocked by routes.`)
+    const { operations, mocked, handlers } = report.coverage
+    lines.push(`OpenAPI coverage: ${mocked} of ${operations} operations are mocked${handlers > 0 ? ` (${handlers} by msw handlers of the config)` : ''}.`)
     for (const entry of notMocked) lines.push(`  not mocked: ${entry.operation}`)
   }
   lines.push(formatMessage(`check: ${errors.length === 0 ? 'no problems' : errors.length === 1 ? '1 problem' : `${errors.length} problems`}.`))

@@ -212,7 +212,7 @@ describe('mockyard check --openapi', () => {
     const { code, lines } = check(API_ARGS)
     expect(lines).toEqual([
       ...API_PROBLEMS.map(([line]) => line),
-      'OpenAPI coverage: 5 of 6 operations are mocked by routes.',
+      'OpenAPI coverage: 5 of 6 operations are mocked.',
       '  not mocked: GET /health',
       '[mockyard] check: 11 problems.',
     ])
@@ -227,8 +227,8 @@ describe('mockyard check --openapi', () => {
       expect(`${entry.file}#${entry.pointer}: ${entry.message}. ${entry.fix}`).toBe(line)
     })
     expect(entries.slice(API_PROBLEMS.length)).toEqual([
-      { severity: 'info', kind: 'not-mocked', file: 'api/openapi.yaml', pointer: '/paths/~1health/get', line: 58, message: 'GET /health (health) is not mocked by any route', fix: 'Add a route for it if your tests need it.', operation: 'GET /health' },
-      { severity: 'info', kind: 'coverage', file: 'api/openapi.yaml', pointer: '/paths', line: 7, message: '5 of 6 operations of api/openapi.yaml are mocked by routes', fix: 'The operations not mocked are listed above.', coverage: { operations: 6, mocked: 5 } },
+      { severity: 'info', kind: 'not-mocked', file: 'api/openapi.yaml', pointer: '/paths/~1health/get', line: 58, message: 'GET /health (health) is not mocked', fix: 'Add a route for it if your tests need it.', operation: 'GET /health' },
+      { severity: 'info', kind: 'coverage', file: 'api/openapi.yaml', pointer: '/paths', line: 7, message: '5 of 6 operations of api/openapi.yaml are mocked', fix: 'The operations not mocked are listed above.', coverage: { operations: 6, mocked: 5, handlers: 0 } },
     ])
   })
 
@@ -267,7 +267,7 @@ describe('mockyard check --openapi', () => {
     const { code, lines } = check(['--routes', 'v30/routes.json', '--openapi', 'v30/openapi.json'])
     expect(lines).toEqual([
       'v30/data/users.json#/1/age: must be > 0 (schema v30/openapi.json#/components/schemas/User/properties/age/exclusiveMinimum, response 200 of GET /users.json). Update the data file to what the API answers now, or the document if it is wrong.',
-      'OpenAPI coverage: 1 of 1 operations are mocked by routes.',
+      'OpenAPI coverage: 1 of 1 operations are mocked.',
       '[mockyard] check: 1 problem.',
     ])
     expect(code).toBe(1)
@@ -288,10 +288,16 @@ describe('mockyard check --openapi', () => {
 })
 
 describe('the bundled mocks and their OpenAPI document', () => {
-  it('pass: every route and data file agrees with mocks/openapi.yaml', () => {
+  it('pass: every route and data file agrees with mocks/openapi.yaml, and the notifications handlers mock the rest', () => {
     const { code, lines } = check(['--config', join(MOCKS, 'config.js'), '--openapi', join(MOCKS, 'openapi.yaml')], { cwd: MOCKS })
+    expect(lines).toEqual(['OpenAPI coverage: 17 of 17 operations are mocked (4 by msw handlers of the config).', '[mockyard] check: no problems.'])
+    expect(code).toBe(0)
+  })
+
+  it('without the config (routes only), the notifications operations are listed as not mocked', () => {
+    const { code, lines } = check(['--routes', join(MOCKS, 'routes.json'), '--openapi', join(MOCKS, 'openapi.yaml')], { cwd: MOCKS })
     expect(lines).toEqual([
-      'OpenAPI coverage: 13 of 17 operations are mocked by routes.',
+      'OpenAPI coverage: 13 of 17 operations are mocked.',
       '  not mocked: GET /api/v1/notifications',
       '  not mocked: DELETE /api/v1/notifications',
       '  not mocked: PUT /api/v1/notifications/{id}',
