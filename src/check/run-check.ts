@@ -153,7 +153,9 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   }
   const order = (e: CheckEntry) => (e.severity === 'error' ? 0 : 1)
   entries.sort((a, b) => order(a) - order(b))
-  return coverage ? { entries, coverage } : { entries }
+  // The same field order in every entry, for people reading the JSON.
+  const tidy = entries.map(({ severity, kind, file, line, pointer, message, fix, ...rest }) => ({ severity, kind, file, ...(line === undefined ? {} : { line }), pointer, message, fix, ...rest }))
+  return coverage ? { entries: tidy, coverage } : { entries: tidy }
 }
 
 /**
