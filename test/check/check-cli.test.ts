@@ -163,6 +163,29 @@ describe('mockyard check: the configuration', () => {
     expect(lines[1]).toMatch(/^::error file=mocks\/routes\.json,line=5,title=/)
   })
 
+  it('compares conditions as the scoring does, and reports only entries that can never be chosen', () => {
+    writeFiles(root, {
+      'same/routes.json': {
+        'v1/a': { get: [{ file: 'a.json', headers: { 'X-Role': 'admin' } }, { file: 'a.json', headers: { 'x-role': 'admin' } }] },
+        'v1/b': { get: [{ file: 'a.json', params: { page: 2 } }, { file: 'a.json', params: { page: '2' } }] },
+        'v1/c': { get: [{ file: 'a.json', params: { tag: ['x', 'y'] } }, { file: 'a.json', params: { tag: ['y', 'x'] } }] },
+        'v1/d': { get: [{ file: 'a.json', params: { q: { pattern: '^a' } } }, { file: 'a.json', params: { q: { pattern: '^a', flags: 'gi' } } }] },
+        'v1/e': { get: [{ file: 'a.json', params: { a: 1 } }, { file: 'a.json', params: { a: 1, b: 2 } }, { file: 'a.json', params: { a: 2 } }] },
+        'v1/f': { get: [{ file: 'a.json', response: [{ status: 202 }] }, { file: 'a.json', params: { a: 1 } }] },
+        'v1/Users/:id': { file: 'a.json' },
+        '/v1/users/:id/': { get: 'a.json' },
+      },
+      'same/data/a.json': {},
+    })
+    const entries = JSON.parse(check(['--routes', 'same/routes.json', '--format', 'json']).stdout) as Array<{ kind: string; pointer: string }>
+    expect(entries.map((e) => [e.kind, e.pointer])).toEqual([
+      ['unreachable', '/v1~1a/get/0'],
+      ['unreachable', '/v1~1b/get/0'],
+      ['unreachable', '/v1~1c/get/0'],
+      ['unreachable', '/v1~1d/get/0'],
+    ])
+  })
+
   it('exits 0 and says so when there is nothing to report; a "$schema" key is fine', () => {
     writeFiles(root, { 'clean/routes.json': { $schema: '../node_modules/mockyard/schema/routes.json', 'v1/a': { file: 'a.json' } }, 'clean/data/a.json': [] })
     const { code, stdout } = check(['--routes', 'clean/routes.json'])
