@@ -78,6 +78,10 @@ function flagError(error: Error & { code?: string }): string {
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'check') {
+    process.exitCode = await (await import('./check.js')).checkCommand(argv.slice(1))
+    return
+  }
   let parsed
   try {
     parsed = parseArgs({ args: argv, allowNegative: true, options: FLAGS })

@@ -183,7 +183,7 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
   for (const [key, route] of Object.entries(routes)) {
     const path: Path = [key]
     // Editors' schema reference: allowed and ignored (docs/behaviour.md, "Keys allowed in a routes file").
-    if (key === SCHEMA_KEY) continue
+    if (key === SCHEMA_KEY && typeof route === 'string') continue
     if (!isPlainObject(route)) {
       error(path, 'a route must be an object', 'Write the route as { "file": "x.json" } or with method keys.')
       continue

@@ -41,7 +41,8 @@ function filesUnder(folder: string): string[] {
 }
 
 describe('the packed package', () => {
-  const entries = Object.entries(pkg.exports).filter(([key]) => key !== './package.json')
+  // JSON files (package.json, the routes schema) are not modules with types: tested below.
+  const entries = Object.entries(pkg.exports).filter(([key]) => !key.endsWith('.json'))
 
   // mockyard/vitest registers Vitest hooks: it is imported by a real Vitest run below.
   it.each(entries.filter(([key]) => key !== './vitest').map(([key, value]) => [key, value]))('%s resolves and imports in Node (or refuses, when browser-only)', (key, value) => {
@@ -80,6 +81,20 @@ it('answers routes and notifications', async () => {
     )
     const result = spawnSync(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 'mocks.test.js'], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
     expect(result.stdout + result.stderr).toContain('1 passed')
+    expect(result.status).toBe(0)
+  })
+
+  it('ships the JSON Schema of routes files as mockyard/schema/routes.json', () => {
+    const script = `import('mockyard/schema/routes.json', { with: { type: 'json' } }).then((m) => console.log(m.default.title))`
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' })
+    expect(result.stdout.trim()).toBe('mockyard routes file')
+  })
+
+  it('mockyard check runs from the installed package, its validator and parsers included', () => {
+    const mocks = join(project, 'node_modules', 'mockyard', 'mocks')
+    const args = [join(project, 'node_modules', '.bin', 'mockyard'), 'check', '--config', join(mocks, 'config.js'), '--openapi', join(mocks, 'openapi.yaml')]
+    const result = spawnSync(process.execPath, args, { cwd: project, encoding: 'utf8' })
+    expect(result.stdout).toContain('[mockyard] check: no problems.')
     expect(result.status).toBe(0)
   })
 

@@ -1,0 +1,591 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import { normalizePath } from '../core/compile-routes.js'
+import { toPointer } from '../core/errors.js'
+import { parsePath } from '../core/request-data.js'
+import { contentTypeOf } from '../core/respond.js'
+import { METHOD_KEYS } from '../core/types.js'
+import type { CheckEntry } from './problem.js'
+
+type Path = Array<string | number>
+type Json = Record<string, unknown>
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+const has = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
+
+const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const
+/** The methods a route's own `file`/`url`/`status` answers (HEAD answers as GET). */
+const DEFAULT_METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const
+const QUERY_METHODS = new Set(['get', 'head', 'delete'])
+
+/** A loaded OpenAPI document: bundled (every `$ref` internal), with a validator factory. */
+export interface OpenApiDocument {
+  /** The document's path as shown in reports. */
+  label: string
+  /** The document's absolute path. */
+  path: string
+  doc: Json
+  version: '3.0' | '3.1'
+  /** Validates a value against the schema at a pointer of the document (compiled once). */
+  validatorAt(pointer: string): ValidateFunction
+  /** The pointer of a schema object of the bundled document. */
+  pointerOf(object: unknown): string | undefined
+  /** Where a pointer of the bundled document was written: `schemas.yaml#/User/properties/id`. */
+  locate(pointer: string): string
+}
+
+/** One operation of the document, with the path requests reach it by (servers' base path included). */
+interface Operation {
+  method: string
+  /** The path template as written in the document, `/users/{id}`. */
+  path: string
+  /** Segments of base path + template, lower case; a template segment is `{}`. */
+  patterns: string[][]
+  operation: Json
+  pathItem: Json
+  name: string
+  /** A path that reaches the operation (first server, templates filled): to probe msw handlers. */
+  sample: string
+}
+
+/**
+ * Rewrites OpenAPI 3.0's own schema keywords into draft-07, in place: `nullable: true` adds the
+ * `null` type (and `null` to an `enum`); boolean `exclusiveMinimum`/`exclusiveMaximum` take their
+ * bound's number.
+ */
+function convert30(value: unknown, seen = new Set<unknown>()): void {
+  if (typeof value !== 'object' || value === null || seen.has(value)) return
+  seen.add(value)
+  if (Array.isArray(value)) {
+    for (const item of value) convert30(item, seen)
+    return
+  }
+  const object = value as Json
+  if (object.nullable === true) {
+    if (typeof object.type === 'string') object.type = [object.type, 'null']
+    if (Array.isArray(object.enum) && !object.enum.includes(null)) object.enum = [...object.enum, null]
+  }
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (object[flag] === true && typeof object[bound] === 'number') {
+      object[flag] = object[bound]
+      delete object[bound]
+    } else if (object[flag] === false) delete object[flag]
+  }
+  for (const child of Object.values(object)) convert30(child, seen)
+}
+
+/**
+ * Loads an OpenAPI 3.0 or 3.1 document (JSON or YAML, `$ref`s across files), bundled into one
+ * object. The JSON Schema validator is ajv with ajv-formats: the 2020-12 dialect for 3.1,
+ * draft-07 for 3.0 (whose `nullable` and boolean `exclusiveMinimum` are rewritten first).
+ * Throws an Error saying why when the file is not such a document.
+ *
+ * @example
+ * const api = await loadOpenApi('mocks/openapi.yaml', (file) => path.relative(process.cwd(), file))
+ */
+export async function loadOpenApi(path: string, display: (file: string) => string): Promise<OpenApiDocument> {
+  const { default: RefParser } = await import('@apidevtools/json-schema-ref-parser')
+  const doc = (await new RefParser().bundle(path)) as Json
+  const files = (await new RefParser().resolve(path)).values() as Record<string, unknown>
+  const label = display(path)
+  const version = typeof doc.openapi === 'string' ? doc.openapi : undefined
+  if (!version || !/^3\.[01]\./.test(version)) {
+    throw new Error(version ? `OpenAPI ${version} is not supported` : doc.swagger ? 'Swagger 2.0 documents are not supported' : 'the file has no "openapi" version field')
+  }
+  if (!isObject(doc.paths)) throw new Error('the document has no "paths"')
+  const is31 = version.startsWith('3.1')
+  if (!is31) convert30(doc)
+  const pointers = new Map<unknown, string>()
+  const walk = (value: unknown, pointer: string) => {
+    if (typeof value !== 'object' || value === null || pointers.has(value)) return
+    pointers.set(value, pointer)
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${pointer}/${i}`))
+    else for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+  }
+  walk(doc, '')
+  const origins = originsOf(doc, files, path)
+  const locate = (pointer: string) => {
+    let best = ''
+    for (const prefix of origins.keys()) if (prefix.length > best.length && (pointer === prefix || pointer.startsWith(prefix + '/'))) best = prefix
+    const origin = origins.get(best)
+    return origin ? `${display(origin.file)}#${origin.pointer}${pointer.slice(best.length)}` : `${label}#${pointer}`
+  }
+  // ajv and ajv-formats are CommonJS: their class and function are the `default` of the exports.
+  const cjs = <T>(module: { default: unknown }) => ((module.default as { default?: T }).default ?? module.default) as T
+  const addFormats = cjs<typeof import('ajv-formats').default>(await import('ajv-formats'))
+  type AjvClass = typeof import('ajv').default
+  const Ajv = is31 ? cjs<AjvClass>(await import('ajv/dist/2020.js')) : cjs<AjvClass>(await import('ajv'))
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, verbose: true, logger: false })
+  addFormats(ajv)
+  const id = 'mockyard-openapi.json'
+  ajv.addSchema(doc, id)
+  const compiled = new Map<string, ValidateFunction>()
+  return {
+    label,
+    path,
+    doc,
+    version: is31 ? '3.1' : '3.0',
+    validatorAt(pointer) {
+      let validate = compiled.get(pointer)
+      if (!validate) {
+        validate = ajv.compile({ $ref: `${id}#${pointer.split('/').map(encodeURIComponent).join('/')}` })
+        compiled.set(pointer, validate)
+      }
+      return validate
+    },
+    pointerOf: (object) => pointers.get(object),
+    locate,
+  }
+}
+
+function getPointer(document: unknown, pointer: string): unknown {
+  let node = document
+  for (const raw of pointer.split('/').slice(1)) {
+    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
+    node = typeof node === 'object' && node !== null ? (node as Json)[token] : undefined
+  }
+  return node
+}
+
+/**
+ * Where the parts of the bundled document come from: bundling copies a schema of another file
+ * where it is first referenced, so its pointers there are mapped back to the file and pointer it
+ * was written at. Walks the bundled tree beside the files as written, following their `$ref`s.
+ */
+function originsOf(bundled: Json, files: Record<string, unknown>, root: string): Map<string, { file: string; pointer: string }> {
+  const origins = new Map<string, { file: string; pointer: string }>()
+  origins.set('', { file: root, pointer: '' })
+  const walk = (node: unknown, at: string, original: unknown, file: string, pointer: string, depth: number) => {
+    if (typeof node !== 'object' || node === null || depth > 200) return
+    if (isObject(original) && typeof original.$ref === 'string' && !(isObject(node) && typeof node.$ref === 'string')) {
+      const [target = '', fragment = ''] = original.$ref.split('#')
+      const targetFile = target ? join(dirname(file), decodeURIComponent(target)) : file
+      origins.set(at, { file: targetFile, pointer: fragment })
+      walk(node, at, getPointer(files[targetFile], fragment), targetFile, fragment, depth + 1)
+      return
+    }
+    if (typeof original !== 'object' || original === null) return
+    for (const [key, child] of Object.entries(node)) {
+      const token = key.replace(/~/g, '~0').replace(/\//g, '~1')
+      walk(child, `${at}/${token}`, (original as Json)[key], file, `${pointer}/${token}`, depth + 1)
+    }
+  }
+  walk(bundled, '', files[root], root, '', 0)
+  return origins
+}
+
+/** Follows internal `$ref`s (`#/components/...`) of the bundled document. */
+function deref(doc: Json, value: unknown): unknown {
+  for (let i = 0; i < 50 && isObject(value) && typeof value.$ref === 'string' && value.$ref.startsWith('#'); i++) {
+    let target: unknown = doc
+    for (const raw of value.$ref.slice(1).split('/').slice(1)) {
+      const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
+      target = isObject(target) || Array.isArray(target) ? (target as Json)[token] : undefined
+    }
+    value = target
+  }
+  return value
+}
+
+/** The path part of a server URL (`https://api.test/v1` -> `/v1`), variables at their defaults. */
+function basePathOf(server: unknown): string {
+  if (!isObject(server) || typeof server.url !== 'string') return ''
+  const variables = isObject(server.variables) ? server.variables : {}
+  const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const variable = variables[name]
+    return isObject(variable) && variable.default !== undefined ? String(variable.default) : ''
+  })
+  try {
+    return new URL(url).pathname
+  } catch {
+    return url.split(/[?#]/)[0] ?? ''
+  }
+}
+
+function segmentsOf(path: string): string[] {
+  return normalizePath(path)
+    .split('/')
+    .filter(Boolean)
+    .map((s) => (s.includes('{') ? '{}' : s))
+}
+
+/** Every operation of the document, with its path under each server's base path. */
+function operationsOf(doc: Json): Operation[] {
+  const operations: Operation[] = []
+  const paths = doc.paths as Json
+  const docServers = Array.isArray(doc.servers) && doc.servers.length > 0 ? doc.servers : [{ url: '/' }]
+  for (const [path, rawItem] of Object.entries(paths)) {
+    const pathItem = deref(doc, rawItem)
+    if (!isObject(pathItem)) continue
+    for (const method of OPERATION_METHODS) {
+      const operation = deref(doc, pathItem[method])
+      if (!isObject(operation)) continue
+      const servers = [operation.servers, pathItem.servers].find((s) => Array.isArray(s) && s.length > 0) ?? docServers
+      const patterns = (servers as unknown[]).map((server) => [...segmentsOf(basePathOf(server)), ...segmentsOf(path)])
+      const sample = `${basePathOf((servers as unknown[])[0]).replace(/\/+$/, '')}/${path.replace(/^\/+/, '').replace(/\{[^}]*\}/g, '1')}`
+      operations.push({ method, path, patterns, operation, pathItem, name: `${method.toUpperCase()} ${path}`, sample })
+    }
+  }
+  return operations
+}
+
+/**
+ * How well a route key's segments fit an operation's: `undefined` when they cannot, else a score
+ * (a literal matching a literal counts most). A route literal fits a template segment (`v1/jobs/42`
+ * mocks `/jobs/{id}`); a route parameter fits only a template segment; a trailing `*` fits the rest.
+ * The document's last segment may carry a format suffix (`/users.json` fits `v1/users`).
+ */
+function fit(route: string[], operation: string[]): number | undefined {
+  const wildcard = route[route.length - 1] === '*'
+  const fixed = wildcard ? route.slice(0, -1) : route
+  if (wildcard ? operation.length < fixed.length : operation.length !== fixed.length) return undefined
+  let score = 0
+  for (let i = 0; i < fixed.length; i++) {
+    const r = fixed[i]!
+    const o = operation[i]!
+    if (o === '{}') score += r.startsWith(':') ? 2 : 1
+    else if (r.startsWith(':')) return undefined
+    else if (r === o || (i === operation.length - 1 && o.replace(/\.[^.]+$/, '') === r)) score += 3
+    else return undefined
+  }
+  return score
+}
+
+/** What one candidate of a route answers: the fields that decide the body, and where they are. */
+interface Answer {
+  status: number
+  file?: string
+  url?: string
+  contentType?: string
+  /** Pointer tokens of the object the answer comes from. */
+  path: Path
+  filePath?: Path
+  statusPath?: Path
+}
+
+function headerContentType(object: Json): string | undefined {
+  for (const key of ['responseHeader', 'responseHeaders']) {
+    const headers = object[key]
+    if (!isObject(headers)) continue
+    for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'content-type') return String(value)
+  }
+  return undefined
+}
+
+type Fields = Omit<Answer, 'status'> & { status?: number; statusPath?: Path }
+
+function fieldsOf(object: Json, path: Path): Fields {
+  const fields: Fields = { path }
+  if (typeof object.file === 'string') {
+    fields.file = object.file
+    fields.filePath = [...path, 'file']
+  }
+  if (typeof object.url === 'string') fields.url = object.url
+  if (typeof object.status === 'number') {
+    fields.status = object.status
+    fields.statusPath = [...path, 'status']
+  }
+  const type = headerContentType(object)
+  if (type) fields.contentType = type
+  return fields
+}
+
+/** Field-by-field override, as the engine's: a more specific `file` replaces an inherited `url`. */
+function overlay(base: Fields, over: Fields): Fields {
+  const result: Fields = { ...base }
+  for (const key of Object.keys(over) as Array<keyof Fields>) if (over[key] !== undefined) (result as Record<string, unknown>)[key] = over[key]
+  if (over.file && !over.url) delete result.url
+  return result
+}
+
+const finish = (fields: Fields): Answer => ({ ...fields, status: fields.status ?? 200 })
+
+/** Every answer a method of a route can give: its default, its entries, their sequence items. */
+function answersOf(route: Json, key: string, method: string): Answer[] {
+  const answers: Answer[] = []
+  const value = route[method]
+  const routeFields = fieldsOf(route, [key])
+  let defaults: Fields | undefined = has(route, 'file') || has(route, 'url') || has(route, 'status') ? routeFields : undefined
+  if (typeof value === 'string') defaults = overlay(routeFields, { path: [key, method], file: value, filePath: [key, method] })
+  const list = Array.isArray(value) ? value : isObject(value) ? [value] : []
+  const conditional: Answer[] = []
+  list.forEach((entry, index) => {
+    if (!isObject(entry)) return
+    const path: Path = Array.isArray(value) ? [key, method, index] : [key, method]
+    const own = fieldsOf(entry, path)
+    if (!has(entry, 'params') && !has(entry, 'headers') && !has(entry, 'response')) {
+      defaults = overlay(defaults ?? routeFields, own)
+      return
+    }
+    if (Array.isArray(entry.response)) {
+      entry.response.forEach((item, n) => {
+        if (isObject(item)) conditional.push(finish(overlay(own, fieldsOf(item, [...path, 'response', n]))))
+      })
+    } else conditional.push(finish(own))
+  })
+  if (defaults) answers.push(finish(defaults))
+  return [...answers, ...conditional]
+}
+
+/** The response object an operation declares for a status: exact, then `2XX`, then `default`. */
+function responseFor(doc: Json, operation: Json, status: number): { key: string; response: Json } | undefined {
+  const responses = isObject(operation.responses) ? operation.responses : {}
+  for (const key of [String(status), `${String(status)[0]}XX`, `${String(status)[0]}xx`, 'default']) {
+    const response = deref(doc, responses[key])
+    if (isObject(response)) return { key, response }
+  }
+  return undefined
+}
+
+function mediaMatches(declared: string, actual: string): boolean {
+  const [type, subtype] = declared.split(';')[0]!.trim().toLowerCase().split('/')
+  const [actualType, actualSubtype] = actual.split(';')[0]!.trim().toLowerCase().split('/')
+  return (type === '*' || type === actualType) && (subtype === '*' || subtype === actualSubtype)
+}
+
+const isJsonType = (type: string) => /^application\/(.+\+)?json\b/i.test(type.split(';')[0]!.trim())
+
+/** The names of the query parameters an operation declares (path item's included). */
+function queryParameters(doc: Json, operation: Operation): string[] {
+  const names: string[] = []
+  for (const list of [operation.pathItem.parameters, operation.operation.parameters]) {
+    if (!Array.isArray(list)) continue
+    for (const raw of list) {
+      const parameter = deref(doc, raw)
+      if (isObject(parameter) && parameter.in === 'query' && typeof parameter.name === 'string') names.push(parameter.name)
+    }
+  }
+  return [...new Set(names)]
+}
+
+/** Whether a body path (`a.b[2].c`) can exist in a value of a schema. */
+function schemaHasPath(doc: Json, schema: unknown, tokens: string[], depth = 0): boolean {
+  schema = deref(doc, schema)
+  if (tokens.length === 0 || depth > 20) return true
+  if (schema === true || !isObject(schema)) return schema !== false
+  const branches = ['allOf', 'anyOf', 'oneOf'].flatMap((k) => (Array.isArray(schema[k]) ? (schema[k] as unknown[]) : []))
+  if (branches.length > 0) {
+    const own: Json = { ...schema, allOf: undefined, anyOf: undefined, oneOf: undefined }
+    const hasOwnShape = isObject(own.properties) || own.items !== undefined || own.prefixItems !== undefined
+    return branches.some((b) => schemaHasPath(doc, b, tokens, depth + 1)) || (hasOwnShape && schemaHasPath(doc, own, tokens, depth + 1))
+  }
+  const [token, ...rest] = tokens as [string, ...string[]]
+  if (schema.items !== undefined || Array.isArray(schema.prefixItems) || schema.type === 'array') {
+    if (!/^\d+$/.test(token)) return false
+    const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems[Number(token)] : undefined
+    return schemaHasPath(doc, prefix ?? schema.items ?? true, rest, depth + 1)
+  }
+  const properties = isObject(schema.properties) ? schema.properties : undefined
+  if (properties && has(properties, token)) return schemaHasPath(doc, properties[token], rest, depth + 1)
+  const extra = schema.additionalProperties
+  if (extra !== undefined && extra !== false) return schemaHasPath(doc, extra === true ? true : extra, rest, depth + 1)
+  // Declared properties and no additionalProperties: the API documents its fields.
+  return !properties && schema.type !== 'string' && schema.type !== 'number' && schema.type !== 'integer' && schema.type !== 'boolean'
+}
+
+/** Whether a body param key can be met: as a path, then as a literal name (the engine's order). */
+function bodyHasKey(doc: Json, operation: Json, key: string): boolean | undefined {
+  const body = deref(doc, operation.requestBody)
+  if (!isObject(body) || !isObject(body.content)) return undefined
+  const schemas = Object.values(body.content).map((media) => (isObject(media) ? media.schema : undefined))
+  return schemas.some((schema) => schema === undefined || schemaHasPath(doc, schema, parsePath(key)) || schemaHasPath(doc, schema, [key]))
+}
+
+function describeError(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>
+  let detail = ''
+  if (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') {
+    detail = ` ("${String(params.additionalProperty ?? params.unevaluatedProperty)}")`
+  } else if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+    detail = ` (${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')})`
+  } else if (error.keyword === 'const') {
+    detail = ` (${JSON.stringify(params.allowedValue)})`
+  }
+  return `${error.message ?? error.keyword}${detail}`
+}
+
+/** How many operations the document has, how many are mocked, and how many of those by msw handlers. */
+export interface Coverage {
+  operations: number
+  mocked: number
+  handlers: number
+}
+
+/** A routes file to check against the document: its parsed routes, label and data folder. */
+export interface RoutesToCheck {
+  /** The routes file as reported (its path, or the label of an inline object). */
+  file: string
+  routes: Json
+  data: string
+}
+
+/**
+ * Checks routes against an OpenAPI document (docs/behaviour.md, "Checking mocks: `mockyard
+ * check`"): each route and method against an operation, each JSON data file against the
+ * response schema of its operation and status, each file's content type against the declared
+ * ones, each `params` key against the declared query parameters and request body; and lists the
+ * operations nothing mocks. An operation no route mocks counts as mocked when `probe` (a request
+ * to its path, through the config's msw handlers) answers it.
+ *
+ * @example
+ * const api = await loadOpenApi('mocks/openapi.yaml', (file) => file)
+ * const { entries, coverage } = await checkOpenApi(api, [{ file: 'mocks/routes.json', routes, data: 'mocks/data' }])
+ */
+export async function checkOpenApi(
+  api: OpenApiDocument,
+  sources: readonly RoutesToCheck[],
+  probe?: (method: string, path: string) => Promise<boolean>,
+): Promise<{ entries: CheckEntry[]; coverage: Coverage }> {
+  const { doc } = api
+  const operations = operationsOf(doc)
+  const mocked = new Set<Operation>()
+  const entries: CheckEntry[] = []
+  const seen = new Set<string>()
+  const error = (entry: Omit<CheckEntry, 'severity'>) => {
+    const id = JSON.stringify([entry.file, entry.pointer, entry.message, entry.schema])
+    if (seen.has(id)) return
+    seen.add(id)
+    entries.push({ severity: 'error', ...entry })
+  }
+  const baseHint = Array.isArray(doc.servers) && doc.servers.length > 0 ? ` (the servers' base path: ${(doc.servers as unknown[]).map(basePathOf).join(', ')})` : ''
+
+  for (const source of sources) {
+    const ref = (path: Path) => `${source.file}#${toPointer(path)}`
+    for (const [key, rawRoute] of Object.entries(source.routes)) {
+      if (!isObject(rawRoute)) continue
+      const route = rawRoute
+      const segments = normalizePath(key).split('/').filter(Boolean)
+      // The best-fitting path of the document; its operations are the route's.
+      let best: { score: number; path: string } | undefined
+      for (const operation of operations) {
+        for (const pattern of operation.patterns) {
+          const score = fit(segments, pattern)
+          if (score !== undefined && (!best || score > best.score)) best = { score, path: operation.path }
+        }
+      }
+      if (!best) {
+        error({ kind: 'no-operation', file: source.file, pointer: toPointer([key]), message: `no path of ${api.label} matches the route "${key}"${baseHint}`, fix: 'Add the path to the OpenAPI document if the API has it, or remove or fix the route.' })
+        continue
+      }
+      const atPath = operations.filter((o) => o.path === best.path)
+      const byMethod = new Map(atPath.map((o) => [o.method, o]))
+      const explicit = METHOD_KEYS.filter((m) => has(route, m))
+      const byDefault = has(route, 'file') || has(route, 'url') || has(route, 'status') ? DEFAULT_METHODS.filter((m) => !has(route, m)) : []
+      const pairs: Array<{ method: string; operation: Operation }> = []
+      const declared = atPath.map((o) => o.method.toUpperCase()).join(', ')
+      for (const method of explicit) {
+        const operation = byMethod.get(method) ?? (method === 'head' ? byMethod.get('get') : undefined)
+        if (operation) pairs.push({ method, operation })
+        else {
+          error({ kind: 'no-operation', file: source.file, pointer: toPointer([key, method]), message: `${method.toUpperCase()} ${best.path} is not an operation of ${api.label} (it has ${declared})`, fix: `Add the operation to the document if the API has it, or remove "${method}" from the route.` })
+        }
+      }
+      const documented = byDefault.filter((m) => byMethod.has(m))
+      if (byDefault.length > 0 && documented.length === 0 && explicit.length === 0) {
+        error({ kind: 'no-operation', file: source.file, pointer: toPointer([key]), message: `${best.path} of ${api.label} has none of the methods the route answers (it has ${declared})`, fix: 'Add the operations to the document, or give the route method keys for the methods the API has.' })
+      }
+      for (const method of documented) pairs.push({ method, operation: byMethod.get(method)! })
+
+      for (const { method, operation } of pairs) {
+        mocked.add(operation)
+        const name = `${operation.method.toUpperCase()} ${operation.path}`
+        // Statuses, content types and bodies.
+        for (const answer of answersOf(route, key, method)) {
+          if (answer.url) continue
+          const at = answer.statusPath ?? answer.filePath ?? answer.path
+          const found = responseFor(doc, operation.operation, answer.status)
+          if (!found) {
+            const statuses = Object.keys(isObject(operation.operation.responses) ? operation.operation.responses : {}).join(', ')
+            error({ kind: 'status', file: source.file, pointer: toPointer(at), message: `${name} declares no response for status ${answer.status} (it declares ${statuses || 'none'})`, fix: 'Declare the status in the document if the API answers it, or change the status in the routes file.' })
+            continue
+          }
+          if (!answer.file || answer.status === 204 || answer.status === 304) continue
+          const type = answer.contentType ?? contentTypeOf(answer.file)
+          const content = isObject(found.response.content) ? found.response.content : {}
+          const types = Object.keys(content)
+          const media = types.find((t) => mediaMatches(t, type))
+          if (!media) {
+            error({
+              kind: 'content-type',
+              file: source.file,
+              pointer: toPointer(answer.filePath ?? at),
+              message: types.length === 0 ? `${name} declares no body for status ${answer.status}, but the data file "${answer.file}" is served` : `the data file "${answer.file}" is served as ${type.split(';')[0]}, which ${name} does not declare for status ${answer.status} (it declares ${types.join(', ')})`,
+              fix: types.length === 0 ? 'Remove the file, or declare the response content in the document.' : 'Serve a file of a declared type (the extension decides it, or a Content-Type responseHeader), or declare the type in the document.',
+            })
+            continue
+          }
+          const mediaObject = deref(doc, content[media])
+          if (!isJsonType(type) || !isObject(mediaObject) || mediaObject.schema === undefined) continue
+          const dataPath = join(source.data, answer.file)
+          if (!existsSync(dataPath)) continue
+          let value: unknown
+          try {
+            const text = readFileSync(dataPath, 'utf8')
+            value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+          } catch {
+            continue // reported as invalid JSON by the loader's checks
+          }
+          const pointer = `${api.pointerOf(content[media]) ?? api.pointerOf(mediaObject)}/schema`
+          const validate = api.validatorAt(pointer)
+          if (validate(value)) continue
+          for (const problem of validate.errors ?? []) {
+            const parent = api.pointerOf(problem.parentSchema)
+            const schemaAt = api.locate(parent !== undefined ? `${parent}/${problem.keyword}` : problem.schemaPath.replace(/^#/, pointer))
+            error({
+              kind: 'schema',
+              file: dataPath,
+              pointer: problem.instancePath,
+              message: `${describeError(problem)} (schema ${schemaAt}, response ${found.key} of ${name})`,
+              fix: 'Update the data file to what the API answers now, or the document if it is wrong.',
+              schema: schemaAt,
+              source: ref(answer.filePath ?? at),
+            })
+          }
+        }
+        // Conditions on params the API does not have.
+        const value = route[method]
+        const list = Array.isArray(value) ? value : isObject(value) ? [value] : []
+        list.forEach((entry, index) => {
+          if (!isObject(entry) || !isObject(entry.params)) return
+          const path: Path = Array.isArray(value) ? [key, method, index] : [key, method]
+          const query = queryParameters(doc, operation)
+          const inQuery = (param: string) => query.some((q) => param === q || param === `${q}[]` || param.startsWith(`${q}[`) || param.startsWith(`${q}.`))
+          for (const param of Object.keys(entry.params)) {
+            if (inQuery(param)) continue
+            if (QUERY_METHODS.has(method)) {
+              error({ kind: 'unknown-param', file: source.file, pointer: toPointer([...path, 'params', param]), message: `${name} has no query parameter "${param}" (${query.length > 0 ? `it declares ${query.join(', ')}` : 'it declares none'}), so this condition is never met`, fix: 'Use a declared parameter, or declare it in the document if the API has it.' })
+            } else if (!bodyHasKey(doc, operation.operation, param)) {
+              const hasBody = isObject(deref(doc, operation.operation.requestBody))
+              error({ kind: 'unknown-param', file: source.file, pointer: toPointer([...path, 'params', param]), message: `${name} has no ${hasBody ? 'request body field' : 'request body, and no query parameter,'} "${param}"${hasBody ? ' nor query parameter of that name' : ''}, so this condition is never met`, fix: 'Use a field of the request body schema, or declare it in the document if the API has it.' })
+            }
+          }
+        })
+      }
+    }
+  }
+  let byHandlers = 0
+  for (const operation of operations) {
+    if (mocked.has(operation)) continue
+    if (probe && (await probe(operation.method.toUpperCase(), operation.sample))) {
+      byHandlers++
+      continue
+    }
+    const id = typeof operation.operation.operationId === 'string' ? ` (${operation.operation.operationId})` : ''
+    entries.push({
+      severity: 'info',
+      kind: 'not-mocked',
+      file: api.path,
+      pointer: toPointer(['paths', operation.path, operation.method]),
+      message: `${operation.name}${id} is not mocked`,
+      fix: 'Add a route for it if your tests need it.',
+      operation: operation.name,
+    })
+  }
+  return { entries, coverage: { operations: operations.length, mocked: mocked.size + byHandlers, handlers: byHandlers } }
+}

@@ -1,0 +1,156 @@
+import { normalizePath } from '../core/compile-routes.js'
+import { toPointer, type ConfigProblem } from '../core/errors.js'
+import { METHOD_KEYS } from '../core/types.js'
+
+type Path = Array<string | number>
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+const has = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
+
+function isConditional(entry: Record<string, unknown>): boolean {
+  return has(entry, 'params') || has(entry, 'headers') || has(entry, 'response')
+}
+
+/** JSON with sorted keys, so that two equal objects give the same text. */
+function stable(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stable).join(',')}]`
+  if (isObject(value)) {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stable(value[k])}`)
+      .join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+/** A condition as the scoring sees it: scalars by text, arrays as sets, pattern flags as applied. */
+function normalCondition(condition: unknown): unknown {
+  if (Array.isArray(condition)) return { set: [...new Set(condition.map((v) => String(v)))].sort() }
+  if (isObject(condition) && typeof condition.pattern === 'string') {
+    const flags = typeof condition.flags === 'string' && condition.flags !== '' ? condition.flags.replace(/[gy]/g, '') : 'i'
+    return { pattern: condition.pattern, flags: [...flags].sort().join('') }
+  }
+  if (isObject(condition)) return { object: condition }
+  return String(condition)
+}
+
+/** The conditions of an entry in a comparable form: equal signatures score every request alike. */
+function signature(entry: Record<string, unknown>): string {
+  const params: Record<string, unknown> = {}
+  if (isObject(entry.params)) for (const [k, v] of Object.entries(entry.params)) params[k] = normalCondition(v)
+  const headers: Record<string, unknown> = {}
+  if (isObject(entry.headers)) for (const [k, v] of Object.entries(entry.headers)) headers[k.toLowerCase()] = normalCondition(v)
+  return stable({ params, headers })
+}
+
+const EMPTY = signature({})
+
+const label = (method: string, index: number | undefined) => (index === undefined ? method : `${method}[${index}]`)
+
+/**
+ * Finds configuration that can never take effect in one routes file (docs/behaviour.md,
+ * "Checking mocks: `mockyard check`"):
+ *
+ * - a conditional entry whose conditions (`params` and `headers`, compared as the scoring
+ *   compares them) equal those of a later entry of the same method: every request scores both
+ *   alike and the later one wins ties;
+ * - the method's own default (a plain entry, without `params`, `headers` or `response`) when an
+ *   entry of the method has no conditions at all: that entry scores the same as the default
+ *   (0 hits, 0 misses) and wins by coming later;
+ * - a field (`file`, `url`, `status`, `latency`) of a plain entry that a later plain entry of the
+ *   same method sets again (plain entries override the default field by field);
+ * - a `file` next to a `url` in the same object (the redirect wins), or next to status 204 or
+ *   304 (those answer with an empty body);
+ * - a route whose key has the same shape as a later key (the same literal segments and a
+ *   parameter at the same places, `v1/users/:id` and `v1/users/:name`): requests reach only the
+ *   later one. `earlierKeys` are the keys of the routes files merged before this one.
+ *
+ * There is no sequence item that repeats forever (`repeat` is a count and sequences start over),
+ * so no item is unreachable after another.
+ *
+ * @example
+ * findDeadConfig({ 'v1/a': { file: 'a.json', url: 'https://x.test' } }, 'routes.json')
+ * // [{ pointer: '/v1~1a/file', message: 'the file "a.json" is never served: ...', ... }]
+ */
+export function findDeadConfig(
+  routes: unknown,
+  file: string,
+  earlierKeys: ReadonlyArray<{ key: string; file: string }> = [],
+): Array<ConfigProblem & { kind: 'unreachable' | 'ignored' }> {
+  const found: Array<ConfigProblem & { kind: 'unreachable' | 'ignored' }> = []
+  if (!isObject(routes)) return found
+  const report = (kind: 'unreachable' | 'ignored', path: Path, message: string, fix: string, where = file) =>
+    found.push({ kind, file: where, pointer: toPointer(path), message, fix })
+
+  const ignoredFile = (object: Record<string, unknown>, path: Path) => {
+    if (typeof object.file !== 'string') return
+    if (typeof object.url === 'string') {
+      report('ignored', [...path, 'file'], `the file "${object.file}" is never served: "url" is set too and the redirect wins`, 'Remove "file", or remove "url" to serve the file.')
+    } else if (object.status === 204 || object.status === 304) {
+      report('ignored', [...path, 'file'], `the file "${object.file}" is never served: status ${object.status} answers with an empty body`, `Remove "file", or use a status that has a body, such as 200.`)
+    }
+  }
+
+  const keys = Object.keys(routes).filter((k) => k !== '$schema' && isObject(routes[k]))
+  const shapeOf = (key: string) =>
+    normalizePath(key)
+      .split('/')
+      .filter(Boolean)
+      .map((s) => (s.startsWith(':') ? ':' : s))
+      .join('/')
+  const all = [...earlierKeys, ...keys.map((key) => ({ key, file }))]
+  all.forEach(({ key, file: where }, index) => {
+    if (!key.includes(':')) return
+    const later = all.slice(index + 1).find((other) => shapeOf(other.key) === shapeOf(key) && normalizePath(other.key) !== normalizePath(key))
+    if (later && (where === file || later.file === file)) {
+      report('unreachable', [key], `the route "${key}" is never reached: the later route "${later.key}"${later.file === where ? '' : ` of ${later.file}`} has the same shape and takes its requests`, 'Remove one of the two routes, or give them different literal segments.', where)
+    }
+  })
+
+  for (const key of keys) {
+    const route = routes[key] as Record<string, unknown>
+    ignoredFile(route, [key])
+    for (const method of METHOD_KEYS) {
+      const value = route[method]
+      if (!Array.isArray(value) && !isObject(value)) continue
+      const list = Array.isArray(value) ? value : [value]
+      const indexOf = (i: number) => (Array.isArray(value) ? i : undefined)
+      const pathOf = (i: number): Path => (Array.isArray(value) ? [key, method, i] : [key, method])
+      const entries = list.map((entry, i) => ({ entry, i })).filter((e): e is { entry: Record<string, unknown>; i: number } => isObject(e.entry))
+      // Empty objects set nothing (and stand for values the loader refused).
+      const plain = entries.filter((e) => !isConditional(e.entry) && Object.keys(e.entry).length > 0)
+      const conditional = entries.filter((e) => isConditional(e.entry))
+      for (const { entry, i } of entries) {
+        ignoredFile(entry, pathOf(i))
+        if (Array.isArray(entry.response)) entry.response.forEach((item, n) => isObject(item) && ignoredFile(item, [...pathOf(i), 'response', n]))
+      }
+      const signatures = conditional.map((e) => signature(e.entry))
+      conditional.forEach(({ i }, n) => {
+        const twin = signatures.findIndex((s, m) => m > n && s === signatures[n])
+        if (twin >= 0) {
+          const other = label(method, indexOf(conditional[twin]!.i))
+          report('unreachable', pathOf(i), `${label(method, indexOf(i))} is never chosen: ${other} has the same conditions and wins ties by coming later`, `Remove one of them, or make their params or headers differ.`)
+        }
+      })
+      const open = conditional.find((_, n) => signatures[n] === EMPTY)
+      if (open) {
+        for (const { i } of plain) {
+          report('unreachable', pathOf(i), `${label(method, indexOf(i))} sets the default answer of ${method.toUpperCase()}, which is never chosen: ${label(method, indexOf(open.i))} has no conditions and wins ties by coming later`, `Remove ${label(method, indexOf(i))}, or give ${label(method, indexOf(open.i))} params or headers.`)
+        }
+      }
+      plain.forEach(({ entry, i }, n) => {
+        for (const field of ['file', 'url', 'status', 'latency']) {
+          if (!has(entry, field)) continue
+          const later = plain.slice(n + 1).find((p) => has(p.entry, field))
+          if (later) {
+            report('unreachable', [...pathOf(i), field], `"${field}" of ${label(method, indexOf(i))} is never used: ${label(method, indexOf(later.i))}, a later entry without conditions, sets it again`, `Remove one of them, or give ${label(method, indexOf(i))} params or headers.`)
+          }
+        }
+      })
+    }
+  }
+  return found
+}

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs'
+import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml'
+
+const cache = new Map<string, { doc: ReturnType<typeof parseDocument>; lines: LineCounter } | null>()
+
+function decodeToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~')
+}
+
+/**
+ * The line (1-based) of a JSON Pointer in a JSON or YAML file: the line of the key that holds
+ * the value (or of the array item), or of the deepest part of the pointer that exists. YAML 1.2
+ * reads JSON too, with positions, so one parser serves routes, data and OpenAPI files.
+ * `undefined` when the file cannot be read or parsed.
+ *
+ * @example
+ * findLine('mocks/routes.json', '/v1~1users/file') // 2
+ */
+export function findLine(path: string, pointer: string): number | undefined {
+  let parsed = cache.get(path)
+  if (parsed === undefined) {
+    try {
+      const lines = new LineCounter()
+      const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter: lines, uniqueKeys: false })
+      parsed = doc.errors.length > 0 ? null : { doc, lines }
+    } catch {
+      parsed = null
+    }
+    cache.set(path, parsed)
+  }
+  if (!parsed) return undefined
+  let node: unknown = parsed.doc.contents
+  let offset = (node as Node | null)?.range?.[0] ?? 0
+  for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {
+    const token = decodeToken(raw)
+    if (isMap(node)) {
+      const pair = node.items.find((p) => String((p.key as { value?: unknown } | null)?.value ?? p.key) === token)
+      if (!pair) break
+      offset = (pair.key as Node | null)?.range?.[0] ?? offset
+      node = pair.value
+    } else if (isSeq(node)) {
+      const item = node.items[Number(token)] as Node | undefined
+      if (!/^\d+$/.test(token) || !item) break
+      offset = item.range?.[0] ?? offset
+      node = item
+    } else break
+  }
+  return parsed.lines.linePos(offset).line
+}
