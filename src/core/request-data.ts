@@ -1,4 +1,5 @@
 /** Reads the values that `params` conditions are scored against: query, JSON, forms. */
+import qs from 'qs'
 
 /** The request shape the engine works on: a Fetch `Request` fits, and so does a node adapter's. */
 export interface EngineRequest {
@@ -17,8 +18,19 @@ export class BodyParseError extends Error {
 
 type Tree = Record<string, unknown>
 
-function createTree(): Tree {
-  return Object.create(null) as Tree
+/**
+ * The options of every form parse: `qs`'s defaults (an index over 20 makes an object key,
+ * depth 5, 1,000 parameters), with null-prototype objects so that no field name can reach
+ * `Object.prototype` (docs/behaviour.md, "Requests on the wire").
+ */
+const FORM_OPTIONS = { plainObjects: true } as const
+/** The same parse without nesting: each field under the name it was sent with. */
+const FLAT_OPTIONS = { plainObjects: true, depth: 0 } as const
+
+/** A form tree's fields under their names as sent (`a[b][2]`), built only when a lookup needs them. */
+const FLAT_FIELDS = Symbol('mockyard.flatFields')
+interface FormTree extends Tree {
+  [FLAT_FIELDS]?: { text: string; flat?: Tree }
 }
 
 /**
@@ -33,7 +45,13 @@ export function parsePath(path: string): string[] {
   return tokens
 }
 
-/** Looks a path up in a parsed body: first as a path (`a.b[2]`), then as a literal name. */
+const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
+
+/**
+ * Looks a path up in a parsed body: first as a path (`a.b[2]`), then as a literal name; in a
+ * form body, last as the field name written with brackets (`a[b][2]`), so that a path still
+ * finds the field that `qs` put elsewhere (it compacts `a[b][2]=x` alone into `a.b[0]`).
+ */
 export function lookupPath(tree: unknown, tokens: readonly string[], literal: string): unknown {
   let node: unknown = tree
   for (const token of tokens) {
@@ -41,64 +59,44 @@ export function lookupPath(tree: unknown, tokens: readonly string[], literal: st
       node = undefined
       break
     }
-    node = Object.prototype.hasOwnProperty.call(node, token) ? (node as Tree)[token] : undefined
+    node = hasOwn(node, token) ? (node as Tree)[token] : undefined
     if (node === undefined) break
   }
   if (node !== undefined) return node
-  if (tree !== null && typeof tree === 'object' && !Array.isArray(tree) && Object.prototype.hasOwnProperty.call(tree, literal)) {
-    return (tree as Tree)[literal]
-  }
-  return undefined
+  if (tree === null || typeof tree !== 'object' || Array.isArray(tree)) return undefined
+  if (hasOwn(tree, literal)) return (tree as Tree)[literal]
+  const fields = (tree as FormTree)[FLAT_FIELDS]
+  if (fields === undefined || tokens.length < 2) return undefined
+  fields.flat ??= qs.parse(fields.text, FLAT_OPTIONS) as Tree
+  const name = tokens[0] + tokens.slice(1).map((token) => `[${token}]`).join('')
+  return hasOwn(fields.flat, name) ? fields.flat[name] : undefined
 }
 
 /**
- * Adds one form field to a tree the way `qs` nests brackets: `a[b]=1` is `{ a: { b: "1" } }`,
- * `a[0]=x` is `{ a: ["x"] }`, `a[]=x` appends, and a repeated plain name becomes an array.
+ * Parses `application/x-www-form-urlencoded` text into a tree, nesting brackets exactly as
+ * `qs` does with its default limits: `a[b]=1` is `{ a: { b: "1" } }`, `a[0]=x` is
+ * `{ a: ["x"] }`, `a[]=x` appends, a repeated plain name becomes an array, an index over 20
+ * makes an object key, nesting stops at depth 5 and parameters past the 1,000th are ignored.
+ * The work is bounded whatever the body holds.
  */
-function addField(tree: Tree, name: string, value: string): void {
-  const tokens = /^[^[\]]+(\[[^\]]*\])+$/.test(name) ? parsePath(name) : [name]
-  let node: Tree | unknown[] = tree
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!
-    const last = i === tokens.length - 1
-    if (Array.isArray(node)) {
-      const index = token === '' ? node.length : Number(token)
-      if (last) {
-        node[index] = value
-        return
-      }
-      node[index] ??= /^\d*$/.test(tokens[i + 1]!) ? [] : createTree()
-      node = node[index] as Tree | unknown[]
-      continue
-    }
-    const existing = Object.prototype.hasOwnProperty.call(node, token) ? node[token] : undefined
-    if (last) {
-      if (existing === undefined) node[token] = value
-      else if (Array.isArray(existing)) existing.push(value)
-      else if (typeof existing === 'string') node[token] = [existing, value]
-      return
-    }
-    if (existing === undefined || typeof existing !== 'object') {
-      node[token] = /^\d*$/.test(tokens[i + 1]!) ? [] : createTree()
-    }
-    node = node[token] as Tree | unknown[]
-  }
-}
-
-/** Parses `application/x-www-form-urlencoded` text into a qs-style tree. */
 export function parseUrlEncoded(text: string): Tree {
-  const tree = createTree()
-  for (const [name, value] of new URLSearchParams(text)) addField(tree, name, value)
+  const tree = qs.parse(text, FORM_OPTIONS) as FormTree
+  Object.defineProperty(tree, FLAT_FIELDS, { value: { text }, enumerable: false })
   return tree
 }
 
-/** Turns parsed multipart form data into a qs-style tree; a file field holds the file's name. */
+/**
+ * Turns parsed multipart form data into the same tree as the urlencoded form of its fields
+ * would give; a file field holds the file's name.
+ */
 export function formDataToTree(form: FormData): Tree {
-  const tree = createTree()
-  form.forEach((value, name) => {
-    addField(tree, name, typeof value === 'string' ? value : (value as File).name)
-  })
-  return tree
+  const parts: string[] = []
+  // qs reads the first 1,000 parameters: no need to encode more.
+  for (const [name, value] of form) {
+    if (parts.length === 1000) break
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(typeof value === 'string' ? value : (value as File).name)}`)
+  }
+  return parseUrlEncoded(parts.join('&'))
 }
 
 /** The media type of a content-type header, lower case, without parameters. */

@@ -36,7 +36,7 @@ describe('request log', () => {
         time: '2026-11-22T12:00:00.000Z',
         method: 'POST',
         url: 'http://api.test/v1/claims?x=1',
-        headers: { 'content-type': 'application/json', authorization: '[redacted]', 'x-tag': 'a, b' },
+        headers: { 'content-type': 'application/json', authorization: '<redacted>', 'x-tag': 'a, b' },
         body: '{"é":1}',
         route: 'v1/claims',
         entry: 'post[2].response[1]',
