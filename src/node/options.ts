@@ -47,6 +47,8 @@ export interface MockyardOptions {
   requestLog?: { limit?: number }
   /** Admin endpoints of the listener. */
   admin?: { allowRemote?: boolean }
+  /** How many sessions (`x-mockyard-session`) keep state at once; default 1,000. */
+  sessions?: { limit?: number }
 }
 
 export const OPTION_NAMES = [
@@ -64,6 +66,7 @@ export const OPTION_NAMES = [
   'watch',
   'requestLog',
   'admin',
+  'sessions',
 ] as const
 
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }
@@ -143,6 +146,7 @@ export function validateOptions(options: unknown, file: string): ConfigProblem[]
   for (const [key, inner] of [
     ['requestLog', 'limit'],
     ['admin', 'allowRemote'],
+    ['sessions', 'limit'],
   ] as const) {
     const v = o[key]
     if (v === undefined) continue
@@ -153,7 +157,7 @@ export function validateOptions(options: unknown, file: string): ConfigProblem[]
     for (const k of Object.keys(v)) if (k !== inner) problem([key, k], `unknown option "${key}.${k}"`, `${key} takes only "${inner}".`)
     const value = v[inner]
     if (inner === 'limit' && value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 1)) {
-      problem([key, inner], 'requestLog.limit must be a whole number of at least 1', 'Set requestLog.limit to a number such as 1000.')
+      problem([key, inner], `${key}.limit must be a whole number of at least 1`, `Set ${key}.limit to a number such as 1000.`)
     }
     if (inner === 'allowRemote' && value !== undefined && typeof value !== 'boolean') {
       problem([key, inner], 'admin.allowRemote must be true or false', 'Set admin.allowRemote to true or false.')
