@@ -49,8 +49,9 @@ const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.
 
 /**
  * Looks a path up in a parsed body: first as a path (`a.b[2]`), then as a literal name; in a
- * form body, last as the field name written with brackets (`a[b][2]`), so that a path still
- * finds the field that `qs` put elsewhere (it compacts `a[b][2]=x` alone into `a.b[0]`).
+ * form body, a path with an array index last as the field name written with brackets
+ * (`a[b][2]`), so that it still finds the field whose index `qs` compacted away (`a[b][2]=x`
+ * alone is `a.b[0]` to qs).
  */
 export function lookupPath(tree: unknown, tokens: readonly string[], literal: string): unknown {
   let node: unknown = tree
@@ -65,8 +66,9 @@ export function lookupPath(tree: unknown, tokens: readonly string[], literal: st
   if (node !== undefined) return node
   if (tree === null || typeof tree !== 'object' || Array.isArray(tree)) return undefined
   if (hasOwn(tree, literal)) return (tree as Tree)[literal]
+  // Only an array index that qs compacted (within its depth of 5) is looked for by field name.
   const fields = (tree as FormTree)[FLAT_FIELDS]
-  if (fields === undefined || tokens.length < 2) return undefined
+  if (fields === undefined || tokens.length < 2 || tokens.length > 6 || !tokens.some((token, i) => i > 0 && /^\d+$/.test(token))) return undefined
   fields.flat ??= qs.parse(fields.text, FLAT_OPTIONS) as Tree
   const name = tokens[0] + tokens.slice(1).map((token) => `[${token}]`).join('')
   return hasOwn(fields.flat, name) ? fields.flat[name] : undefined

@@ -7,7 +7,7 @@ import type { RoutesConfig } from '../core/types.js'
 import { handleAdmin } from './admin.js'
 import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
 import { createNodeHandler } from './node-handler.js'
-import { answerClientError } from './wire.js'
+import { answerClientError, notContinued } from './wire.js'
 import { parseSize, type MockyardOptions } from './options.js'
 
 const DEFAULT_LIMIT = 50 * 1024 * 1024
@@ -74,7 +74,8 @@ export async function listen(instance: Instance, host: string, port: number): Pr
   server.on('clientError', answerClientError)
   // `Expect: 100-continue` with a declared body over `limit`: the 413 comes instead of the 100.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (!(Number(req.headers['content-length'] ?? 0) > limit)) res.writeContinue()
+    if (Number(req.headers['content-length'] ?? 0) > limit) notContinued.add(req)
+    else res.writeContinue()
     handle(req, res)
   })
   await new Promise<void>((resolve, reject) => {

@@ -72,6 +72,9 @@ export function badTargetResponse(method: string, problem: string): MockResponse
   return errorResponse(400, 'Bad Request', `${method} request refused: ${problem}. Send a path such as /v1/users with a Host header such as localhost:3000`)
 }
 
+/** Requests with `Expect: 100-continue` that were not told to continue: no body is coming. */
+export const notContinued = new WeakSet<IncomingMessage>()
+
 /** How much of a refused body is still read (and thrown away) before the connection closes. */
 export const DRAIN_BYTES = 64 * 1024 * 1024
 /** How long the client may take to finish sending a refused body. */
@@ -88,7 +91,7 @@ export function answerThenDrain(req: IncomingMessage, res: ServerResponse, respo
   const body = response.body ?? ''
   const headers: Record<string, string | number> = { ...response.headers, connection: 'close', 'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength }
   res.writeHead(response.status, headers)
-  if (req.complete || req.destroyed) {
+  if (req.complete || req.destroyed || notContinued.has(req)) {
     res.end(body)
     return
   }
