@@ -16,9 +16,12 @@ async function loopHeld(run: () => Promise<unknown>): Promise<number> {
   histogram.enable()
   try {
     await run()
+    // Let the monitor take its samples after the work, whatever it held.
+    await new Promise((resolve) => setTimeout(resolve, 50))
   } finally {
     histogram.disable()
   }
+  expect(histogram.count).toBeGreaterThan(0)
   return histogram.max / 1e6
 }
 
@@ -33,7 +36,9 @@ describe('hostile shapes over HTTP', () => {
   let server: RunningServer
   beforeAll(async () => {
     const routes: Record<string, unknown> = {
-      'v1/users': { file: 'default.json', post: [{ params: { 'user[0]': 'x' }, file: 'entry.json' }] },
+      // The array condition and the explanation look at `user` as a whole.
+      'v1/users': { file: 'default.json', post: [{ params: { 'user[0]': 'x' }, file: 'entry.json' }, { params: { user: ['x', 'z'] }, file: 'other.json' }] },
+      'v1/explained': { post: [{ params: { user: 'z' }, file: 'entry.json' }] },
       'v1/filter': { file: 'default.json', post: [{ params: { filter: { status: 'open' }, 'a.b.c': 1 }, file: 'entry.json' }], get: [{ params: { a: '1' }, file: 'entry.json' }] },
     }
     for (let i = 0; i < 1000; i++) routes[`v1/generated/route-${i}/items`] = { file: 'default.json' }
@@ -62,6 +67,15 @@ describe('hostile shapes over HTTP', () => {
     const held = await loopHeld(async () => {
       const res = await post('/v1/users', body, headers)
       expect(JSON.parse(res.body.toString())).toEqual({ file: 'entry.json' })
+    })
+    expect(held).toBeLessThan(1000)
+  })
+
+  it('the same where no entry fits: the explanation quotes the value, shortened', async () => {
+    const held = await loopHeld(async () => {
+      const res = await post('/v1/explained', 'user[0]=x&user[100000000]=y', { 'content-type': 'application/x-www-form-urlencoded' })
+      expect(res.status).toBe(404)
+      expect((JSON.parse(res.body.toString()) as { message: string }).message).toContain('param "user" is {"0":"x","100000000":"y"}, expected "z"')
     })
     expect(held).toBeLessThan(1000)
   })
@@ -107,14 +121,6 @@ describe('hostile shapes over HTTP', () => {
       expect((await rawRequest(server.url, '/v1/nope?' + 'a[0]=1&'.repeat(1000), { headers })).status).toBe(404)
     })
     expect(held).toBeLessThan(1000)
-  })
-
-  it('a small request is answered while a big one is being sent', async () => {
-    // 1 MB of urlencoded fields arriving slowly does not keep a small request waiting.
-    const big = rawRequest(server.url, '/v1/users', { method: 'POST', body: 'user[0]=x&' + 'a[]=1&'.repeat(170_000), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
-    const small = await fetch(`${server.url}/v1/users`)
-    expect(small.status).toBe(200)
-    expect(JSON.parse((await big).body.toString())).toEqual({ file: 'entry.json' })
   })
 })
 
