@@ -1,5 +1,6 @@
 /**
- * Soak test of the CLI listener on the bundled mocks: 10 connections for 2 minutes with one
+ * Soak test of the CLI listener on the bundled mocks (mocks/config.js: routes, data and the
+ * notifications handlers): 10 connections for 2 minutes with one
  * session, then 2 minutes with a new `x-mockyard-session` per request; every 5 s it prints the
  * requests answered, the errors and the server's RSS, so memory that grows without end (per
  * request or per session) shows. Bounded in time; prints figures, asserts nothing.
@@ -41,7 +42,8 @@ setTimeout(() => {
   process.exit(3)
 }, (2 * seconds + 60) * 1000).unref()
 
-const server = spawn(process.execPath, [cli, '--routes', `${root}mocks/routes.json`, '--data', `${root}mocks/data`, '--port', '0', '--host', '127.0.0.1', '--latency', '0', '--no-watch', '--log', 'silent'], {
+// The bundled mocks: routes, data and the notifications handlers (whose store is per session).
+const server = spawn(process.execPath, [cli, '--config', `${root}mocks/config.js`, '--port', '0', '--host', '127.0.0.1', '--latency', '0', '--no-watch', '--log', 'silent'], {
   stdio: ['ignore', 'pipe', 'inherit'],
 })
 const stopServer = () => {
@@ -80,6 +82,9 @@ const requests = [
   { method: 'GET', path: '/v1/profile', headers: { 'x-role': 'admin' } },
   { method: 'POST', path: '/v1/payments', headers: { 'content-type': 'application/json' }, body: '{"method":{"type":"card"}}' },
   { method: 'POST', path: '/v1/payments', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'kind=wire&proof=receipt.pdf&lines[2][sku]=X-3' },
+  { method: 'GET', path: '/api/v1/notifications?limit=5' },
+  // A change to the notifications store: a session's own copy of it.
+  { method: 'PATCH', path: '/api/v1/notifications/read-1', headers: { 'content-type': 'application/json' }, body: '{"viewed":true}' },
 ]
 
 async function phase(name, perRequestSession) {

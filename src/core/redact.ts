@@ -27,6 +27,7 @@ export function preview(value: unknown, max = 120): string {
   }
   const walk = (node: unknown, depth: number): boolean => {
     if (node === undefined) return write('undefined')
+    if (typeof node === 'string') return write(JSON.stringify(node.length > max ? node.slice(0, max + 1) : node))
     if (node === null || typeof node !== 'object') return write(JSON.stringify(node) ?? String(node))
     if (depth >= 8) return write('…')
     if (Array.isArray(node)) {
