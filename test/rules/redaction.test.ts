@@ -1,11 +1,12 @@
 /** docs/behaviour.md, "Security": secret header values read <redacted> in the log, log lines and every explanation. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { RoutesConfig } from 'mockyard'
 import { startMockServer, type RunningServer } from 'mockyard/node'
 import { captureLogs, engineFor, named, rawRequest, removeTempDirs, send, writeMocks, type CapturedLogs } from './support.js'
 
 afterAll(removeTempDirs)
 
-const routes = {
+const routes: RoutesConfig = {
   'v1/me': {
     get: [
       { headers: { Authorization: 'Bearer CONFIGURED-TOKEN' }, file: 'me.json' },
