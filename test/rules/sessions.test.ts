@@ -61,7 +61,7 @@ describe('sessions.limit', () => {
     expect(await step('s0')).toBe('one.json')
     expect(logs.lines.some((line) => /^\[mockyard\] session "first" dropped: more than 100 sessions are live \(sessions\.limit\)/.test(line))).toBe(true)
     expect(logs.lines.length).toBeGreaterThanOrEqual(4900)
-  })
+  }, 60_000)
 
   it('using a session keeps it: the least recently used goes first, not the oldest', async () => {
     const small = await startMockServer({ routes: writeMocks(routes, files).routes, sessions: { limit: 2 }, logProvider: debugLogs().logProvider })
