@@ -2,7 +2,9 @@
 import { connect } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startMockServer, type RunningServer } from 'mockyard/node'
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { createMiddleware, startMockServer, type RunningServer } from 'mockyard/node'
 import { captureLogs, named, rawRequest, removeTempDirs, writeMocks } from './support.js'
 
 afterAll(removeTempDirs)
@@ -165,6 +167,28 @@ describe('Bodies over `limit`: the client reads the 413', () => {
   it('a body within the limit is served, and the server still serves after refusing', async () => {
     const res = await rawRequest(server.url, '/v1/upload', { method: 'POST', body: 'x'.repeat(1000) })
     expect(res.status).toBe(200)
+  })
+})
+
+describe('the middleware follows the same rules', () => {
+  it('a bad Host is a 400 JSON; an absolute-form target is served by its path', async () => {
+    const middleware = await createMiddleware({ routes: writeMocks({ 'v1/simple': { file: 'simple.json' } }, named('simple.json')).routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
+    const app = express()
+    app.use('/mock', middleware)
+    const listener = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => listener.once('listening', resolve))
+    const appPort = (listener.address() as AddressInfo).port
+    try {
+      const bad = await exchange(appPort, get('/mock/nope', 'Host: 127.0.0.1/mock/v1/simple#\r\n'))
+      expect(bad.status).toBe(400)
+      expect((JSON.parse(bad.body) as { error: string }).error).toBe('Bad Request')
+      const good = await exchange(appPort, get('/mock/v1/simple', 'Host: localhost\r\n'))
+      expect(JSON.parse(good.body)).toEqual({ file: 'simple.json' })
+    } finally {
+      listener.closeAllConnections()
+      await new Promise((resolve) => listener.close(resolve))
+      await middleware.close()
+    }
   })
 })
 
