@@ -113,14 +113,23 @@ export function compileCondition(key: string, condition: ParamCondition): Condit
   const expected = JSON.stringify(condition)
   if (Array.isArray(condition)) {
     const wanted = condition.map((v) => textOf(v) ?? '')
+    const distinct = new Set(wanted)
     return {
       key,
       expected,
       score(value) {
         if (value === undefined) return { hits: 0, misses: wanted.length }
-        const present = new Set(valuesOf(value).map(textOf))
+        // One pass over the request's values, stopping once every wanted value is seen.
+        const found = new Set<string>()
+        for (const v of valuesOf(value)) {
+          const text = textOf(v)
+          if (text !== undefined && distinct.has(text)) {
+            found.add(text)
+            if (found.size === distinct.size) break
+          }
+        }
         let hits = 0
-        for (const w of wanted) if (present.has(w)) hits++
+        for (const w of wanted) if (found.has(w)) hits++
         return hits === 0 ? OUT : { hits, misses: wanted.length - hits }
       },
     }
