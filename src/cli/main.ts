@@ -9,7 +9,7 @@ import { BUNDLED_CONFIG, findConfigFile } from '../node/load-config.js'
 import { closestName } from '../node/closest-name.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from '../node/logger.js'
 import type { MockyardOptions } from '../node/options.js'
-import { listen, packageInfo } from '../node/server.js'
+import { listen, packageInfo, urlHostOf } from '../node/server.js'
 
 const HELP = `Usage: mockyard [options]
 
@@ -128,7 +128,7 @@ async function main(argv: string[]): Promise<void> {
   const running = await listen(instance, instance.options.host ?? '0.0.0.0', instance.options.port ?? 9999).catch((error: NodeJS.ErrnoException) => {
     fail(`[mockyard] cannot listen on ${instance.options.host ?? '0.0.0.0'}:${instance.options.port ?? 9999}: ${error.code ?? error.message}. Pick another port with --port, or --port 0 for a free one.`, 1)
   })
-  const shown = `http://${running.host}:${running.port}`
+  const shown = `http://${urlHostOf(running.host)}:${running.port}`
   process.stdout.write(`mockyard listening on ${shown}\n`)
   // docs/behaviour.md, "The dashboard": on a loopback URL, since it answers loopback clients.
   logger.info(`mockyard dashboard on ${running.url}/__mockyard/`)

@@ -1,4 +1,3 @@
-import deepEqual from 'fast-deep-equal'
 import type { ParamCondition, PatternCondition } from './types.js'
 
 /** What a condition makes of a request: counts of hits and misses, or `OUT` (different). */
@@ -41,14 +40,32 @@ function textOf(value: unknown): string | undefined {
   }
 }
 
-/** Form bodies parse into null-prototype objects (safe from `__proto__`); compare them as plain ones. */
-function toPlain(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value
-  if (Array.isArray(value)) return value.map(toPlain)
-  if (Object.getPrototypeOf(value) !== null) return value
-  const plain: Record<string, unknown> = {}
-  for (const [key, field] of Object.entries(value)) Object.defineProperty(plain, key, { value: toPlain(field), enumerable: true, writable: true, configurable: true })
-  return plain
+/**
+ * Deep equality of a configured value and a request's value, walked along the configured one:
+ * the work is bounded by the config, never by how deep the request's body is nested. Form
+ * bodies parse into null-prototype objects; they compare as plain ones.
+ */
+function sameValue(expected: unknown, actual: unknown): boolean {
+  if (expected === actual) return true
+  if (expected === null || actual === null || typeof expected !== 'object' || typeof actual !== 'object') return false
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(actual) || actual.length !== expected.length) return false
+    for (let i = 0; i < expected.length; i++) if (!sameValue(expected[i], actual[i])) return false
+    return true
+  }
+  if (Array.isArray(actual)) return false
+  const keys = Object.keys(expected)
+  let count = 0
+  for (const key in actual) {
+    if (!Object.prototype.hasOwnProperty.call(actual, key)) continue
+    if (++count > keys.length) return false
+  }
+  if (count !== keys.length) return false
+  for (const key of keys) {
+    if (!Object.prototype.hasOwnProperty.call(actual, key)) return false
+    if (!sameValue((expected as Record<string, unknown>)[key], (actual as Record<string, unknown>)[key])) return false
+  }
+  return true
 }
 
 function valuesOf(value: unknown): unknown[] {
@@ -96,14 +113,23 @@ export function compileCondition(key: string, condition: ParamCondition): Condit
   const expected = JSON.stringify(condition)
   if (Array.isArray(condition)) {
     const wanted = condition.map((v) => textOf(v) ?? '')
+    const distinct = new Set(wanted)
     return {
       key,
       expected,
       score(value) {
         if (value === undefined) return { hits: 0, misses: wanted.length }
-        const present = new Set(valuesOf(value).map(textOf))
+        // One pass over the request's values, stopping once every wanted value is seen.
+        const found = new Set<string>()
+        for (const v of valuesOf(value)) {
+          const text = textOf(v)
+          if (text !== undefined && distinct.has(text)) {
+            found.add(text)
+            if (found.size === distinct.size) break
+          }
+        }
         let hits = 0
-        for (const w of wanted) if (present.has(w)) hits++
+        for (const w of wanted) if (found.has(w)) hits++
         return hits === 0 ? OUT : { hits, misses: wanted.length - hits }
       },
     }
@@ -114,7 +140,7 @@ export function compileCondition(key: string, condition: ParamCondition): Condit
       expected,
       score(value) {
         if (value === undefined) return MISS
-        return deepEqual(toPlain(value), condition) ? HIT : OUT
+        return sameValue(condition, value) ? HIT : OUT
       },
     }
   }

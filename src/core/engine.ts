@@ -51,7 +51,7 @@ export interface Engine {
   handle(request: EngineRequest, options?: HandleOptions): Promise<HandleResult>
   /**
    * `handle()` for a request whose body the caller has read already (`null`: none): answers
-   * without a wait when it can (no latency, the file in memory, no multipart body to parse), so
+   * without a wait when it can (no latency, the file in memory), so
    * a server's hot path needs no promise. Otherwise it returns a promise, as `handle()` does.
    */
   handleNow(request: EngineRequest, body: Uint8Array | null, options?: HandleOptions): HandleResult | Promise<HandleResult>

@@ -9,16 +9,23 @@ export interface UnmatchedRequest {
   lookup(pathname: string): RouteMatch | undefined
 }
 
-/** Levenshtein distance, for naming the closest configured routes. */
+/**
+ * Levenshtein distance, for naming the closest configured routes. Two rows reused across calls:
+ * no allocation per route.
+ */
+let rows: [Uint32Array, Uint32Array] = [new Uint32Array(64), new Uint32Array(64)]
 function distance(a: string, b: string): number {
   if (a === b) return 0
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i)
+  if (rows[0].length <= b.length) rows = [new Uint32Array(b.length + 1), new Uint32Array(b.length + 1)]
+  let [previous, current] = rows
+  for (let j = 0; j <= b.length; j++) previous[j] = j
   for (let i = 1; i <= a.length; i++) {
-    const current = [i]
+    current[0] = i
+    const code = a.charCodeAt(i - 1)
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (code === b.charCodeAt(j - 1) ? 0 : 1))
     }
-    previous = current
+    ;[previous, current] = [current, previous]
   }
   return previous[b.length]!
 }
@@ -44,15 +51,19 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
   const found = request.lookup(url.pathname)
   if (!found) {
     const path = url.pathname.replace(/^\/+|\/+$/g, '').toLowerCase()
+    const keys = table.routes.map((route) => route.key.replace(/^\/+|\/+$/g, '').toLowerCase())
+    // The search costs the same whatever the path's length: only as many characters of the path
+    // as the longest route key has, and a few more, are compared (a longer path is far from
+    // every route anyway). docs/behaviour.md, "Requests on the wire".
+    const compared = path.slice(0, keys.reduce((longest, key) => Math.max(longest, key.length), 0) + 8)
     const closest = table.routes
-      .map((route) => ({ key: route.key, d: distance(path, route.key.replace(/^\/+|\/+$/g, '').toLowerCase()) }))
+      .map((route, index) => ({ key: route.key, route, d: distance(compared, keys[index]!) }))
       .sort((a, b) => a.d - b.d)
       .slice(0, 3)
     const lines = [`${head}: no route has the path ${url.pathname}.`]
     if (closest.length > 0) {
       lines.push('Closest routes:')
-      for (const { key } of closest) {
-        const route = table.routes.find((r) => r.key === key)!
+      for (const { key, route } of closest) {
         lines.push(`  - ${key} (${methodsOf(route).join(', ')})`)
       }
     } else {

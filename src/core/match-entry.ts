@@ -1,4 +1,5 @@
 import type { Candidate, CompiledMethod } from './compile-routes.js'
+import { isSecretHeader, preview, REDACTED } from './redact.js'
 import { lookupPath } from './request-data.js'
 
 /** The values a request offers to `params` and `headers` conditions. */
@@ -24,8 +25,9 @@ export interface MatchResult {
   scores: CandidateScore[]
 }
 
+/** A request's value in an explanation: bounded in length. */
 function describeValue(value: unknown): string {
-  return JSON.stringify(value)
+  return preview(value)
 }
 
 const ABSENT = Symbol('absent')
@@ -60,7 +62,11 @@ export function scoreCandidate(candidate: Candidate, values: RequestValues): Can
     const raw = values.headers.get(header.key)
     const value = raw === null ? undefined : raw
     const score = header.score(value)
-    if (score === null) return { candidate, hits, misses, out: `header "${header.key}" is ${describeValue(value)}, expected ${header.expected}` }
+    if (score === null) {
+      // A secret header's value is never shown, neither the request's nor the configured one.
+      const secret = isSecretHeader(header.key)
+      return { candidate, hits, misses, out: `header "${header.key}" is ${secret ? REDACTED : describeValue(value)}, expected ${secret ? REDACTED : header.expected}` }
+    }
     hits += score.hits
     misses += score.misses
   }

@@ -1,4 +1,5 @@
 /** Reads the values that `params` conditions are scored against: query, JSON, forms. */
+import qs from 'qs'
 
 /** The request shape the engine works on: a Fetch `Request` fits, and so does a node adapter's. */
 export interface EngineRequest {
@@ -17,8 +18,19 @@ export class BodyParseError extends Error {
 
 type Tree = Record<string, unknown>
 
-function createTree(): Tree {
-  return Object.create(null) as Tree
+/**
+ * The options of every form parse: `qs`'s defaults (an index over 20 makes an object key,
+ * depth 5, 1,000 parameters), with null-prototype objects so that no field name can reach
+ * `Object.prototype` (docs/behaviour.md, "Requests on the wire").
+ */
+const FORM_OPTIONS = { plainObjects: true } as const
+/** The same parse without nesting: each field under the name it was sent with. */
+const FLAT_OPTIONS = { plainObjects: true, depth: 0 } as const
+
+/** A form tree's fields under their names as sent (`a[b][2]`), built only when a lookup needs them. */
+const FLAT_FIELDS = Symbol('mockyard.flatFields')
+interface FormTree extends Tree {
+  [FLAT_FIELDS]?: { text: string; flat?: Tree }
 }
 
 /**
@@ -33,7 +45,14 @@ export function parsePath(path: string): string[] {
   return tokens
 }
 
-/** Looks a path up in a parsed body: first as a path (`a.b[2]`), then as a literal name. */
+const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
+
+/**
+ * Looks a path up in a parsed body: first as a path (`a.b[2]`), then as a literal name; in a
+ * form body, a path with an array index last as the field name written with brackets
+ * (`a[b][2]`), so that it still finds the field whose index `qs` compacted away (`a[b][2]=x`
+ * alone is `a.b[0]` to qs).
+ */
 export function lookupPath(tree: unknown, tokens: readonly string[], literal: string): unknown {
   let node: unknown = tree
   for (const token of tokens) {
@@ -41,63 +60,30 @@ export function lookupPath(tree: unknown, tokens: readonly string[], literal: st
       node = undefined
       break
     }
-    node = Object.prototype.hasOwnProperty.call(node, token) ? (node as Tree)[token] : undefined
+    node = hasOwn(node, token) ? (node as Tree)[token] : undefined
     if (node === undefined) break
   }
   if (node !== undefined) return node
-  if (tree !== null && typeof tree === 'object' && !Array.isArray(tree) && Object.prototype.hasOwnProperty.call(tree, literal)) {
-    return (tree as Tree)[literal]
-  }
-  return undefined
+  if (tree === null || typeof tree !== 'object' || Array.isArray(tree)) return undefined
+  if (hasOwn(tree, literal)) return (tree as Tree)[literal]
+  // Only an array index that qs compacted (within its depth of 5) is looked for by field name.
+  const fields = (tree as FormTree)[FLAT_FIELDS]
+  if (fields === undefined || tokens.length < 2 || tokens.length > 6 || !tokens.some((token, i) => i > 0 && /^\d+$/.test(token))) return undefined
+  fields.flat ??= qs.parse(fields.text, FLAT_OPTIONS) as Tree
+  const name = tokens[0] + tokens.slice(1).map((token) => `[${token}]`).join('')
+  return hasOwn(fields.flat, name) ? fields.flat[name] : undefined
 }
 
 /**
- * Adds one form field to a tree the way `qs` nests brackets: `a[b]=1` is `{ a: { b: "1" } }`,
- * `a[0]=x` is `{ a: ["x"] }`, `a[]=x` appends, and a repeated plain name becomes an array.
+ * Parses `application/x-www-form-urlencoded` text into a tree, nesting brackets exactly as
+ * `qs` does with its default limits: `a[b]=1` is `{ a: { b: "1" } }`, `a[0]=x` is
+ * `{ a: ["x"] }`, `a[]=x` appends, a repeated plain name becomes an array, an index over 20
+ * makes an object key, nesting stops at depth 5 and parameters past the 1,000th are ignored.
+ * The work is bounded whatever the body holds.
  */
-function addField(tree: Tree, name: string, value: string): void {
-  const tokens = /^[^[\]]+(\[[^\]]*\])+$/.test(name) ? parsePath(name) : [name]
-  let node: Tree | unknown[] = tree
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!
-    const last = i === tokens.length - 1
-    if (Array.isArray(node)) {
-      const index = token === '' ? node.length : Number(token)
-      if (last) {
-        node[index] = value
-        return
-      }
-      node[index] ??= /^\d*$/.test(tokens[i + 1]!) ? [] : createTree()
-      node = node[index] as Tree | unknown[]
-      continue
-    }
-    const existing = Object.prototype.hasOwnProperty.call(node, token) ? node[token] : undefined
-    if (last) {
-      if (existing === undefined) node[token] = value
-      else if (Array.isArray(existing)) existing.push(value)
-      else if (typeof existing === 'string') node[token] = [existing, value]
-      return
-    }
-    if (existing === undefined || typeof existing !== 'object') {
-      node[token] = /^\d*$/.test(tokens[i + 1]!) ? [] : createTree()
-    }
-    node = node[token] as Tree | unknown[]
-  }
-}
-
-/** Parses `application/x-www-form-urlencoded` text into a qs-style tree. */
 export function parseUrlEncoded(text: string): Tree {
-  const tree = createTree()
-  for (const [name, value] of new URLSearchParams(text)) addField(tree, name, value)
-  return tree
-}
-
-/** Turns parsed multipart form data into a qs-style tree; a file field holds the file's name. */
-export function formDataToTree(form: FormData): Tree {
-  const tree = createTree()
-  form.forEach((value, name) => {
-    addField(tree, name, typeof value === 'string' ? value : (value as File).name)
-  })
+  const tree = qs.parse(text, FORM_OPTIONS) as FormTree
+  Object.defineProperty(tree, FLAT_FIELDS, { value: { text }, enumerable: false })
   return tree
 }
 
@@ -118,7 +104,7 @@ export async function parseBody(bytes: Uint8Array | null, contentType: string | 
   return parseBodyNow(bytes, contentType)
 }
 
-/** `parseBody` without a wait where none is needed: only a multipart body answers with a promise. */
+/** `parseBody` without a wait: every body is parsed at once, with work bounded by its size. */
 export function parseBodyNow(bytes: Uint8Array | null, contentType: string | null): unknown {
   if (bytes === null || bytes.byteLength === 0) return undefined
   const type = mediaType(contentType)
@@ -135,13 +121,56 @@ export function parseBodyNow(bytes: Uint8Array | null, contentType: string | nul
   return undefined
 }
 
-async function parseMultipart(bytes: Uint8Array, contentType: string): Promise<unknown> {
-  try {
-    const form = await new Response(bytes as BodyInit, { headers: { 'content-type': contentType } }).formData()
-    return formDataToTree(form)
-  } catch (cause) {
-    throw new BodyParseError(`the multipart body does not parse: ${(cause as Error).message}`, { cause })
+/** The fields a form body is read for: what `qs` reads (its parameter limit). */
+const FIELD_LIMIT = 1000
+
+const parameterPattern = (name: string) => new RegExp(`(?:^|;)\\s*${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^;\\s]*))`, 'i')
+const PARAMETERS = { name: parameterPattern('name'), filename: parameterPattern('filename'), boundary: parameterPattern('boundary') }
+
+/** One parameter of a header value (`name="a"` in `form-data; name="a"`), unquoted. */
+function headerParameter(value: string, name: 'name' | 'filename' | 'boundary'): string | undefined {
+  const match = PARAMETERS[name].exec(value)
+  if (!match) return undefined
+  return match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : match[2]
+}
+
+/**
+ * Reads a `multipart/form-data` body into the tree its fields give (a file field holds the
+ * file's name). The body is searched as text for its boundaries (ASCII survives any decoding),
+ * and reading stops after the 1,000th field as `qs` does: the work is linear in the body's size
+ * whatever the number of parts.
+ */
+function parseMultipart(bytes: Uint8Array, contentType: string): Tree {
+  const boundary = headerParameter(contentType.slice(contentType.indexOf(';') + 1), 'boundary')
+  if (!boundary) throw new BodyParseError('the multipart body does not parse: the content-type header has no boundary')
+  const text = textDecoder.decode(bytes)
+  const delimiter = `--${boundary}`
+  const broken = (why: string) => new BodyParseError(`the multipart body does not parse: ${why}`)
+  let position = text.startsWith(delimiter) ? 0 : text.indexOf(`\r\n${delimiter}`) + 2
+  if (position === 1) throw broken(`no part starts with the boundary "${boundary.slice(0, 70)}"`)
+  const parts: string[] = []
+  while (parts.length < FIELD_LIMIT) {
+    position += delimiter.length
+    if (text.startsWith('--', position)) break
+    const lineEnd = text.indexOf('\r\n', position)
+    if (lineEnd === -1) throw broken('a boundary line does not end')
+    const headersEnd = text.startsWith('\r\n', lineEnd + 2) ? lineEnd + 2 : text.indexOf('\r\n\r\n', lineEnd)
+    if (headersEnd === -1) throw broken('the headers of a part do not end')
+    const next = text.indexOf(`\r\n${delimiter}`, headersEnd + 4)
+    if (next === -1) throw broken('a part does not end with the boundary')
+    let disposition: string | undefined
+    for (const line of text.slice(lineEnd + 2, headersEnd).split('\r\n')) {
+      const colon = line.indexOf(':')
+      if (colon !== -1 && line.slice(0, colon).trim().toLowerCase() === 'content-disposition') disposition = line.slice(colon + 1)
+    }
+    const name = disposition === undefined ? undefined : headerParameter(disposition, 'name')
+    if (name === undefined) throw broken('a part has no content-disposition name')
+    const filename = headerParameter(disposition!, 'filename')
+    const value = filename ?? text.slice(headersEnd + 4, next)
+    parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    position = next + 2
   }
+  return parseUrlEncoded(parts.join('&'))
 }
 
 /** The query string as name -> value (or values, when repeated). Names are literal. */

@@ -1,3 +1,5 @@
+import { REDACTED, SECRET_HEADERS } from './redact.js'
+
 /** What mockyard recorded of one request. */
 export interface RequestRecord {
   /** Sequential id within the log. */
@@ -6,7 +8,7 @@ export interface RequestRecord {
   time: string
   method: string
   url: string
-  /** Header names lower case; `authorization`, `cookie` and `set-cookie` values redacted. */
+  /** Header names lower case; `authorization`, `proxy-authorization`, `cookie` and `set-cookie` values read `<redacted>`. */
   headers: Record<string, string>
   /** The body as text (truncated past the limit), or `null`. */
   body: string | null
@@ -88,7 +90,6 @@ export interface RequestLog {
   readonly clears: number
 }
 
-const REDACTED = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization'])
 export const BODY_LIMIT = 64 * 1024
 
 /** Copies headers with secrets redacted. */
@@ -96,8 +97,9 @@ export function redactHeaders(headers: Iterable<[string, string]>): Record<strin
   const out: Record<string, string> = {}
   for (const [name, value] of headers) {
     const lower = name.toLowerCase()
-    const shown = REDACTED.has(lower) ? '[redacted]' : value
-    out[lower] = out[lower] === undefined || REDACTED.has(lower) ? shown : `${out[lower]}, ${shown}`
+    const secret = SECRET_HEADERS.has(lower)
+    const shown = secret ? REDACTED : value
+    out[lower] = out[lower] === undefined || secret ? shown : `${out[lower]}, ${shown}`
   }
   return out
 }

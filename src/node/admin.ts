@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { ConfigError } from '../core/errors.js'
-import { handleDashboard, isOwnOrigin } from '../dashboard/index.js'
+import { ConfigError, formatMessage } from '../core/errors.js'
+import { handleDashboard } from '../dashboard/index.js'
 import type { Instance } from './instance.js'
-import { SESSION_HEADER } from './node-handler.js'
+import { PayloadTooLargeError, payloadTooLarge, readBody, SESSION_HEADER } from './node-handler.js'
+import { answerThenDrain } from './wire.js'
 
 export const ADMIN_PREFIX = '/__mockyard/'
 
@@ -11,44 +12,93 @@ function isLoopback(address: string | undefined): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.')
 }
 
+/** Whether a URL's host name (as WHATWG URL writes it) is a loopback name or address. */
+function isLoopbackName(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+}
+
+/** The URL of an authority (`host:port`) or origin, or undefined when it does not parse. */
+function parseUrl(text: string): URL | undefined {
+  try {
+    return new URL(text)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Why a request may not use the admin endpoints, or undefined when it may (docs/behaviour.md,
+ * "Security"). Unless `admin.allowRemote` is set: loopback clients only; a `Host` that is not a
+ * loopback name or address is refused (DNS rebinding: a page of another site whose name now
+ * resolves to 127.0.0.1 sends its own name); an `Origin` other than the listener's own loopback
+ * origin is refused (another page driving them), and so is `Sec-Fetch-Site: cross-site` or
+ * `same-site`. A page served by the listener itself sends its own origin, and is let through.
+ */
+export function adminRefusal(req: IncomingMessage, allowRemote: boolean): string | undefined {
+  if (allowRemote) return undefined
+  if (!isLoopback(req.socket.remoteAddress)) return 'the admin endpoints answer loopback clients only'
+  const host = parseUrl(`http://${req.headers.host ?? ''}/`)
+  if (!host || req.headers.host === undefined || !isLoopbackName(host.hostname)) return 'the admin endpoints answer requests addressed to a loopback name or address only (localhost, 127.0.0.1, [::1]); the Host header named another'
+  const origin = req.headers.origin
+  if (origin !== undefined) {
+    const url = parseUrl(origin)
+    const port = url && (url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port))
+    if (!url || url.protocol !== 'http:' || !isLoopbackName(url.hostname) || port !== req.socket.localPort || url.origin !== origin.toLowerCase().replace(/\/$/, '')) {
+      return 'the admin endpoints refuse requests from other web pages (the Origin header is not this server\'s own)'
+    }
+  }
+  const site = req.headers['sec-fetch-site']
+  if (site === 'cross-site' || site === 'same-site') return `the admin endpoints refuse requests from other web pages (Sec-Fetch-Site: ${site})`
+  return undefined
+}
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = body === undefined ? '' : JSON.stringify(body)
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' })
   res.end(text)
 }
 
-async function readJson(req: IncomingMessage, limit = 10 * 1024 * 1024): Promise<unknown> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > limit) throw new Error('body too large')
-    chunks.push(chunk)
+/** The deepest nesting a routes body may have: deeper is refused before anything applies. */
+export const MAX_ROUTES_DEPTH = 64
+
+/** Whether a parsed JSON value nests deeper than `max` levels (walked without recursion). */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]]
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!
+    if (node === null || typeof node !== 'object') continue
+    if (depth > max) return true
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+    }
   }
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'))
+  return false
+}
+
+/** Reads a request body within `limit` (a `PayloadTooLargeError` past it). */
+function readAll(req: IncomingMessage, limit: number): Promise<Uint8Array | null> {
+  return new Promise((resolve, reject) => readBody(req, limit, (error, body) => (error ? reject(error) : resolve(body))))
 }
 
 /**
  * The admin endpoints of the listener, under `/__mockyard/`: loopback clients only unless
- * `admin.allowRemote`; no CORS headers, and any request with an `Origin` is refused, so a web
- * page cannot drive them. A request with `x-mockyard-session` acts on that session alone.
+ * `admin.allowRemote`, no CORS headers, and no other web page can drive them (`adminRefusal`).
+ * A request with `x-mockyard-session` acts on that session alone.
  *
  * - `POST /__mockyard/reset`: sequences, overrides and the request log back to the start;
  * - `GET /__mockyard/requests`: `{ requests: [...] }`, oldest first;
  * - `GET /__mockyard/routes`: the routes in force (as loaded, plus overrides);
- * - `PUT /__mockyard/routes`: a routes.json-shaped body that adds or replaces routes.
+ * - `PUT /__mockyard/routes`: a routes.json-shaped body that adds or replaces routes, validated
+ *   whole first (within `limit`, at most 64 levels deep, valid): otherwise nothing changes.
  */
-export async function handleAdmin(instance: Instance, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  const url = new URL(req.url ?? '/', 'http://admin')
+export async function handleAdmin(instance: Instance, req: IncomingMessage, res: ServerResponse, options: { path: string; limit: number }): Promise<boolean> {
+  const url = new URL(options.path, 'http://admin')
   if (!url.pathname.startsWith(ADMIN_PREFIX)) return false
   const action = url.pathname.slice(ADMIN_PREFIX.length).replace(/\/+$/, '')
   const method = (req.method ?? 'GET').toUpperCase()
-  if (!instance.options.admin?.allowRemote && !isLoopback(req.socket.remoteAddress)) {
-    send(res, 403, { error: 'Forbidden', message: '[mockyard] the admin endpoints answer loopback clients only. Set admin: { allowRemote: true } to open them.' })
-    return true
-  }
-  if (req.headers.origin !== undefined && !isOwnOrigin(req)) {
-    send(res, 403, { error: 'Forbidden', message: '[mockyard] the admin endpoints refuse requests from web pages (an Origin header was sent). Call them from your test runner instead.' })
+  const refusal = adminRefusal(req, instance.options.admin?.allowRemote === true)
+  if (refusal !== undefined) {
+    send(res, 403, { error: 'Forbidden', message: formatMessage(`${method} ${url.pathname} refused: ${refusal}. Call them from your test runner on this machine, or set admin: { allowRemote: true } to open them.`) })
     return true
   }
   const raw = req.headers[SESSION_HEADER]
@@ -89,14 +139,26 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
         return true
       }
       if (method !== 'PUT') return allow('GET, PUT')
+      // Validated whole before anything applies: over limit, too deep or invalid changes nothing.
       try {
-        const body = await readJson(req)
+        const bytes = await readAll(req, options.limit)
+        let body: unknown
+        try {
+          body = JSON.parse(new TextDecoder().decode(bytes ?? new Uint8Array()))
+        } catch (error) {
+          throw new Error(`the routes body does not parse: ${(error as Error).message}`)
+        }
+        if (nestsDeeperThan(body, MAX_ROUTES_DEPTH)) throw new Error(`the routes body nests deeper than ${MAX_ROUTES_DEPTH} levels`)
         instance.useRoutes(body as never, session)
         send(res, 200, instance.routes(session))
       } catch (error) {
+        if (error instanceof PayloadTooLargeError) {
+          if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, url.pathname, error, options.limit, undefined))
+          return true
+        }
         send(res, 400, {
           error: 'Bad Request',
-          message: error instanceof ConfigError ? error.message : `[mockyard] the routes body does not parse: ${(error as Error).message}. Send a routes.json-shaped JSON object.`,
+          message: error instanceof ConfigError ? error.message : formatMessage(`${(error as Error).message}. Send a routes.json-shaped JSON object; nothing was changed.`),
           ...(error instanceof ConfigError ? { problems: error.problems } : {}),
         })
       }

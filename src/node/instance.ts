@@ -15,6 +15,7 @@ import { defaultDataFor, loadConfig, markConfigChanged, parseJsonFile, readRoute
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js'
 import type { MockyardOptions } from './options.js'
 import { watchFiles, type FileWatch } from './watcher.js'
+import { createSessionBound, DEFAULT_SESSION_LIMIT } from './sessions.js'
 
 /** The defaults a surface applies where the options say nothing (docs/behaviour.md, "Defaults per surface"). */
 export interface SurfaceDefaults {
@@ -169,6 +170,19 @@ export async function createInstance(
     engine: Engine
   }
   const overrides = new Map<string, Override>()
+  /** Forgets what one session changed: sequences, overrides, handler stores (not the shared state). */
+  const forgetSession = (session: string) => {
+    engine.reset(session)
+    overrides.get('')?.engine.reset(session)
+    // The files its overrides named are no longer followed.
+    if (overrides.delete(session)) followFiles()
+    for (const handler of handlers) resetHandlerSession(handler, session)
+  }
+  // docs/behaviour.md, "Sessions": at most sessions.limit sessions keep state; LRU dropped first.
+  const sessions = createSessionBound(options.sessions?.limit ?? DEFAULT_SESSION_LIMIT, (session) => {
+    forgetSession(session)
+    logger.debug(formatMessage(`session ${JSON.stringify(session.slice(0, 80))} dropped: more than ${options.sessions?.limit ?? DEFAULT_SESSION_LIMIT} sessions are live (sessions.limit). It starts afresh if it returns.`))
+  })
   const inlineFiles = filesFor(options.data ?? process.cwd())
   const engineFor = (session: string) => overrides.get(session)?.engine ?? overrides.get('')?.engine ?? engine
   const tableWith = (layers: RouteSource[], session: string): RouteTable =>
@@ -315,6 +329,7 @@ export async function createInstance(
   }
 
   async function respond(request: SurfaceRequest, session = ''): Promise<Outcome> {
+    sessions.touch(session)
     const started = performance.now()
     const time = Date.now()
     // Start reading the body before any handler can consume the request (memoised by the adapters).
@@ -335,6 +350,7 @@ export async function createInstance(
   function respondNow(request: SurfaceRequest, session = ''): Outcome | Promise<Outcome> {
     const body = request.bodyBytes
     if (body === undefined || perTest.length > 0 || handlers.length > 0) return respond(request, session)
+    sessions.touch(session)
     const started = performance.now()
     const time = Date.now()
     const result = engineFor(session).handleNow(request, body, { session })
@@ -379,6 +395,7 @@ export async function createInstance(
         const { errors } = validateRoutes(routes, 'useRoutes()')
         if (errors.length > 0) throw new ConfigError(errors)
       }
+      sessions.touch(session)
       const previous = overrides.get(session)
       const layers = [...(previous?.layers ?? []), { file: typeof input === 'string' ? input : 'overrides', routes, files }]
       overrides.set(session, { layers, engine: createEngine(tableWith(layers, session), engineOptions) })
@@ -403,14 +420,14 @@ export async function createInstance(
           overrides.clear()
           followFiles()
         }
+        sessions.forget()
         perTest = []
         log.clear()
         for (const handler of handlers) resetHandler(handler)
       } else {
-        engine.reset(session)
-        if (overrides.delete(session)) followFiles()
+        forgetSession(session)
+        sessions.forget(session)
         log.clear(session)
-        for (const handler of handlers) resetHandlerSession(handler, session)
       }
     },
     async close() {

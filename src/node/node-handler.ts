@@ -4,11 +4,12 @@ import { addCorsHeaders, preflightHeaders } from '../core/cors.js'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse, type MockResponse } from '../core/respond.js'
 import type { Instance, Outcome, SurfaceRequest } from './instance.js'
+import { answerThenDrain, badTargetResponse, requestTarget } from './wire.js'
 
 export const SESSION_HEADER = 'x-mockyard-session'
 
 /** A body larger than the `limit` option. */
-class PayloadTooLargeError extends Error {
+export class PayloadTooLargeError extends Error {
   override name = 'PayloadTooLargeError'
 }
 
@@ -18,7 +19,7 @@ const NO_BODY = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE'])
  * Reads a request body into memory, refusing it past `limit` bytes, and calls `done` once
  * (a callback, not a promise: the listener's hot path answers without a microtask turn).
  */
-function readBody(req: IncomingMessage & { body?: unknown }, limit: number, done: (error: Error | null, body: Uint8Array | null) => void): void {
+export function readBody(req: IncomingMessage & { body?: unknown }, limit: number, done: (error: Error | null, body: Uint8Array | null) => void): void {
   const length = req.headers['content-length']
   const declared = Number(length ?? NaN)
   if (declared > limit) return done(new PayloadTooLargeError(`the body of ${declared} bytes is over the limit of ${limit} bytes`), null)
@@ -36,8 +37,10 @@ function readBody(req: IncomingMessage & { body?: unknown }, limit: number, done
   req.on('data', (chunk: Buffer) => {
     size += chunk.length
     if (size > limit) {
+      // What the client still sends is drained by the 413's writer (answerThenDrain).
       req.removeAllListeners('data')
-      req.resume()
+      req.pause()
+      chunks.length = 0
       return finish(new PayloadTooLargeError(`the body is over the limit of ${limit} bytes`), null)
     }
     chunks.push(chunk)
@@ -75,8 +78,9 @@ function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
 }
 
 /** Wraps a node request whose body has been read for the instance; a Fetch `Request` only on demand. */
-function toSurfaceRequest(req: IncomingMessage, origin: string, bytes: Uint8Array | null): SurfaceRequest {
-  const url = origin + (req.url ?? '/')
+function toSurfaceRequest(req: IncomingMessage, target: { origin: string; path: string }, bytes: Uint8Array | null): SurfaceRequest {
+  // The path alone picks the route: the origin is a validated host, never part of the path.
+  const url = target.origin + target.path
   const raw = req.rawHeaders
   return {
     method: req.method ?? 'GET',
@@ -175,8 +179,8 @@ export interface NodeHandlerOptions {
   limit: number
   /** Answers `GET /` with the package's name, description and version (listener). */
   rootInfo?: () => Record<string, unknown>
-  /** Handles `/__mockyard/` admin requests (listener); returns true when it did. */
-  admin?: (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>
+  /** Handles `/__mockyard/` admin requests (listener) at the given path; returns true when it did. */
+  admin?: (req: IncomingMessage, res: ServerResponse, path: string) => boolean | Promise<boolean>
 }
 
 /**
@@ -190,22 +194,20 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
     const method = (req.method ?? 'GET').toUpperCase()
     const head = method === 'HEAD'
 
+    const target = requestTarget(req)
+    const path = target.problem === undefined ? target.path : (req.url ?? '/')
+
     const fail = (error: unknown): void => {
       if (error instanceof PayloadTooLargeError) {
-        const response = errorResponse(413, 'Payload Too Large', `${method} ${req.url}: ${error.message}. Send a smaller body, or raise the limit option`, { limit: options.limit })
-        addCorsHeaders(response.headers, origin)
-        if (!res.headersSent) {
-          res.setHeader('connection', 'close')
-          writeMockResponse(res, response, false)
-        }
+        if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, path, error, options.limit, origin))
         return
       }
-      instance.logger.error(formatMessage(`${method} ${req.url} failed: ${(error as Error)?.stack ?? String(error)}`))
+      instance.logger.error(formatMessage(`${method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`))
       if (res.headersSent) {
         res.destroy()
         return
       }
-      const response = errorResponse(500, 'Internal Server Error', `${method} ${req.url} failed inside mockyard: ${(error as Error)?.message ?? String(error)}. The server keeps serving; see its log for the stack`)
+      const response = errorResponse(500, 'Internal Server Error', `${method} ${path} failed inside mockyard: ${(error as Error)?.message ?? String(error)}. The server keeps serving; see its log for the stack`)
       addCorsHeaders(response.headers, origin)
       writeMockResponse(res, response, false)
     }
@@ -213,18 +215,18 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
     const send = (outcome: Outcome, url: string): void => {
       if (outcome.kind === 'route') {
         writeMockResponse(res, outcome.response, head)
-        logLine(instance, method, req.url ?? '/', outcome.response.status, outcome.info.file ?? outcome.info.route, outcome.record.durationMs)
+        logLine(instance, method, path, outcome.response.status, outcome.info.file ?? outcome.info.route, outcome.record.durationMs)
         return
       }
       if (outcome.kind === 'handler') {
-        writeFetchResponse(res, outcome.response, origin, head).then(() => logLine(instance, method, req.url ?? '/', outcome.response.status, 'handler', outcome.record.durationMs), fail)
+        writeFetchResponse(res, outcome.response, origin, head).then(() => logLine(instance, method, path, outcome.response.status, 'handler', outcome.record.durationMs), fail)
         return
       }
       if (options.mode === 'middleware' && next) {
         next()
         return
       }
-      if (options.rootInfo && method === 'GET' && (req.url === '/' || req.url?.startsWith('/?'))) {
+      if (options.rootInfo && method === 'GET' && (path === '/' || path.startsWith('/?'))) {
         writeMockResponse(res, { status: 200, headers: addCorsHeaders({ 'content-type': 'application/json; charset=utf-8' }, origin), body: JSON.stringify(options.rootInfo()) }, false)
         // Logged and recorded like any answered request (docs/behaviour.md, "Options").
         outcome.record.status = 200
@@ -243,9 +245,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
     const answer = (error: Error | null, bytes: Uint8Array | null): void => {
       if (error) return fail(error)
       try {
-        const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
-        const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`
-        const request = toSurfaceRequest(req, `${scheme}://${host}`, bytes)
+        const request = toSurfaceRequest(req, target as { origin: string; path: string }, bytes)
         const sessionHeader = req.headers[SESSION_HEADER]
         const session = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader
         const outcome = instance.respondNow(request, session ?? '')
@@ -268,12 +268,25 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       }
     }
 
-    if (options.admin && req.url?.startsWith('/__mockyard/')) {
-      new Promise<boolean>((resolve) => resolve(options.admin!(req, res))).then((handled) => handled || proceed(), fail)
+    if (target.problem !== undefined) {
+      const response = badTargetResponse(method, target.problem)
+      addCorsHeaders(response.headers, origin)
+      writeMockResponse(res, response, head)
+      return
+    }
+    if (options.admin && path.startsWith('/__mockyard/')) {
+      new Promise<boolean>((resolve) => resolve(options.admin!(req, res, path))).then((handled) => handled || proceed(), fail)
       return
     }
     proceed()
   }
+}
+
+/** The 413 of a body over `limit`. */
+export function payloadTooLarge(method: string, path: string, error: Error, limit: number, origin: string | null | undefined): MockResponse {
+  const response = errorResponse(413, 'Payload Too Large', `${method} ${path}: ${error.message}. Send a smaller body, or raise the limit option`, { limit })
+  if (origin !== undefined) addCorsHeaders(response.headers, origin)
+  return response
 }
 
 function logLine(instance: Instance, method: string, path: string, status: number, what: string, ms: number): void {

@@ -48,6 +48,8 @@ export interface MockyardOptions {
   requestLog?: { limit?: number }
   /** Admin endpoints of the listener. */
   admin?: { allowRemote?: boolean }
+  /** How many sessions (`x-mockyard-session`) keep state at once; default 1,000. */
+  sessions?: { limit?: number }
 }
 
 export const OPTION_NAMES = [
@@ -65,6 +67,7 @@ export const OPTION_NAMES = [
   'watch',
   'requestLog',
   'admin',
+  'sessions',
 ] as const
 
 /**
@@ -184,6 +187,7 @@ export function validateOptions(options: unknown, file: string, extraNames: read
   for (const [key, inner] of [
     ['requestLog', 'limit'],
     ['admin', 'allowRemote'],
+    ['sessions', 'limit'],
   ] as const) {
     const v = o[key]
     if (v === undefined) continue
@@ -194,7 +198,7 @@ export function validateOptions(options: unknown, file: string, extraNames: read
     for (const k of Object.keys(v)) if (k !== inner) warnUnknown([key, k], [inner])
     const value = v[inner]
     if (inner === 'limit' && value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 1)) {
-      problem([key, inner], 'requestLog.limit must be a whole number of at least 1', 'Set requestLog.limit to a number such as 1000.')
+      problem([key, inner], `${key}.limit must be a whole number of at least 1`, `Set ${key}.limit to a number such as 1000.`)
     }
     if (inner === 'allowRemote' && value !== undefined && typeof value !== 'boolean') {
       problem([key, inner], 'admin.allowRemote must be true or false', 'Set admin.allowRemote to true or false.')

@@ -8,6 +8,7 @@ import { closeEventStreams } from '../dashboard/index.js'
 import { handleAdmin } from './admin.js'
 import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
 import { createNodeHandler } from './node-handler.js'
+import { answerClientError, notContinued } from './wire.js'
 import { parseSize, type MockyardOptions } from './options.js'
 
 const DEFAULT_LIMIT = 50 * 1024 * 1024
@@ -55,6 +56,11 @@ export interface RunningServer extends HarnessApi {
   stop(options?: { graceMs?: number }): Promise<void>
 }
 
+/** A host as it is written in a URL: IPv6 addresses in brackets (`[::1]`). */
+export function urlHostOf(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+}
+
 /** Starts a `node:http` listener over an instance. */
 export async function listen(instance: Instance, host: string, port: number): Promise<RunningServer> {
   const limit = parseSize(instance.options.limit ?? DEFAULT_LIMIT) ?? DEFAULT_LIMIT
@@ -63,10 +69,19 @@ export async function listen(instance: Instance, host: string, port: number): Pr
     mode: 'listener',
     limit,
     rootInfo: () => info,
-    admin: (req, res) => handleAdmin(instance, req, res),
+    admin: (req, res, path) => handleAdmin(instance, req, res, { path, limit }),
   })
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => handle(req, res))
+  // A missing Host is answered by the handler (a 400 JSON), not by node's bare 400.
+  const server = createServer({ requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => handle(req, res))
   server.keepAliveTimeout = 5000
+  // Bytes that are not HTTP get a JSON 400 too (docs/behaviour.md, "Requests on the wire").
+  server.on('clientError', answerClientError)
+  // `Expect: 100-continue` with a declared body over `limit`: the 413 comes instead of the 100.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (Number(req.headers['content-length'] ?? 0) > limit) notContinued.add(req)
+    else res.writeContinue()
+    handle(req, res)
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {
@@ -75,7 +90,7 @@ export async function listen(instance: Instance, host: string, port: number): Pr
     })
   })
   const address = server.address() as AddressInfo
-  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : urlHostOf(address.address)
   let stopping: Promise<void> | undefined
   return {
     ...harnessOf(instance),

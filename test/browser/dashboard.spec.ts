@@ -123,7 +123,7 @@ test('a request opened in full, with the keyboard: headers redacted, body, respo
   await expect(detail).toBeVisible()
   await expect(detail.locator('h2')).toHaveText('POST /v1/payments')
   await expect(detail).toContainText('v1/payments · post[0]')
-  await expect(detail.locator('table.headers').first()).toContainText('authorization[redacted]')
+  await expect(detail.locator('table.headers').first()).toContainText('authorization<redacted>')
   await expect(detail.locator('table.headers').first()).not.toContainText('secret-token')
   await expect(detail.locator('pre.body')).toHaveText('{"method":{"type":"card"}}')
   await expect(detail).toContainText('Response 200')

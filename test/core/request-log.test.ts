@@ -36,7 +36,7 @@ describe('request log', () => {
         time: '2026-11-22T12:00:00.000Z',
         method: 'POST',
         url: 'http://api.test/v1/claims?x=1',
-        headers: { 'content-type': 'application/json', authorization: '[redacted]', 'x-tag': 'a, b' },
+        headers: { 'content-type': 'application/json', authorization: '<redacted>', 'x-tag': 'a, b' },
         body: '{"é":1}',
         route: 'v1/claims',
         entry: 'post[2].response[1]',
@@ -160,7 +160,7 @@ describe('request log: what the dashboard reads', () => {
     late.responseHeaders = { 'content-type': 'text/html; charset=utf-8' }
     expect(explained).toBe(0)
     const [answered, unmatched] = log.list()
-    expect(answered!.responseHeaders).toEqual({ 'content-type': 'application/json', 'set-cookie': '[redacted]' })
+    expect(answered!.responseHeaders).toEqual({ 'content-type': 'application/json', 'set-cookie': '<redacted>' })
     expect(answered!.explanation).toBeUndefined()
     expect(unmatched).toMatchObject({ status: 404, matched: false, explanation: 'no route answers GET /x (1)', responseHeaders: { 'content-type': 'text/html; charset=utf-8' } })
     expect(log.get(2)!.explanation).toBe('no route answers GET /x (1)')

@@ -148,7 +148,7 @@ describe('GET /__mockyard/dashboard/requests/:id', () => {
     await fetch(server.url + '/v1/nothing', { headers: { accept: 'application/json' } })
     const posted = await getJson(server.url + '/__mockyard/dashboard/requests/1')
     expect(posted).toMatchObject({ id: 1, method: 'POST', body: '{"name":"Ada"}', status: 200, route: 'v1/users', entry: 'default', matched: true })
-    expect(posted.headers.authorization).toBe('[redacted]')
+    expect(posted.headers.authorization).toBe('<redacted>')
     expect(posted.responseHeaders).toMatchObject({ 'content-type': 'application/json; charset=utf-8', 'x-served-by': 'users' })
     const missing = await getJson(server.url + '/__mockyard/dashboard/requests/2')
     expect(missing).toMatchObject({ status: 404, matched: false })

@@ -171,7 +171,7 @@ describe('admin endpoints', () => {
     }
   })
 
-  it('refuse any request that carries an Origin header (and do nothing)', async () => {
+  it('refuse a request with another Origin than their own (and do nothing)', async () => {
     const server = await startMockServer({ routes: writeMocks(routes, files).routes, logProvider: captureLogs().logProvider })
     try {
       expect(await (await fetch(server.url + '/v1/s')).json()).toEqual({ file: 'one.json' })

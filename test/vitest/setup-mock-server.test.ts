@@ -37,7 +37,7 @@ describe('setupMockServer', () => {
     await fetch('http://api.test/v1/users')
     const [payment] = mocks.requests({ method: 'POST' })
     expect(payment).toMatchObject({ method: 'POST', route: 'v1/payments', entry: 'post[0]', file: 'payment-card.json', status: 200, body: '{"method":{"type":"card"}}' })
-    expect(payment!.headers.authorization).toBe('[redacted]')
+    expect(payment!.headers.authorization).toBe('<redacted>')
     expect(mocks.requests({ path: '/v1/users' })).toHaveLength(1)
     const later = mocks.waitForRequest((r) => r.url.endsWith('/v1/profile'), { timeout: 2000 })
     void fetch('http://api.test/v1/profile')

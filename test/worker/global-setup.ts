@@ -67,7 +67,7 @@ async function startVite(name: string, options: MockyardViteOptions, extra: { lo
     plugins: [...(extra.msw2 ? [msw2] : []), mockyard(options)],
     server: { host: '127.0.0.1', port: 0 },
     // Optimised up front: a dependency found late would reload pages in the middle of a test.
-    optimizeDeps: { include: [...(extra.msw2 ? ['msw2', 'msw2/browser'] : ['msw', 'msw/browser']), 'fast-deep-equal', 'mime/lite'] },
+    optimizeDeps: { include: [...(extra.msw2 ? ['msw2', 'msw2/browser'] : ['msw', 'msw/browser']), 'qs', 'mime/lite'] },
   })
   await server.listen()
   return server

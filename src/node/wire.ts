@@ -1,0 +1,136 @@
+/**
+ * What the listener and the middleware do with a request before the engine sees it: the target
+ * and the Host (docs/behaviour.md, "Requests on the wire"), and how a refused body is answered
+ * so that the client reads the answer (docs/behaviour.md, "Errors and limits").
+ */
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { preview } from '../core/redact.js'
+import { errorResponse, type MockResponse } from '../core/respond.js'
+
+/** Where a request goes: the origin it addressed (for `${context}`) and the path that picks the route. */
+export type RequestTarget = { origin: string; path: string; problem?: undefined } | { problem: string }
+
+/** A host name, IPv4 or bracketed IPv6 address, with an optional port: nothing else. */
+const HOST = /^(?:\[[0-9a-f:.]+\]|[a-z0-9\-._~]+)(?::([0-9]{1,5}))?$/i
+
+/** Whether a `Host` value (or a URL's host) names a host and, optionally, a port. */
+export function isValidHost(host: string): boolean {
+  const match = HOST.exec(host)
+  if (!match) return false
+  if (match[1] !== undefined && Number(match[1]) > 65535) return false
+  try {
+    new URL(`http://${host}/`)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** How many `Host` headers the request carries (a request with several is refused). */
+function hostCount(raw: readonly string[]): number {
+  let count = 0
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!
+    if (name.length === 4 && name.toLowerCase() === 'host') count++
+  }
+  return count
+}
+
+/**
+ * The target of a request. The route is chosen by the path of the request target alone; the
+ * `Host` header only forms the origin. An absolute-form target (`GET http://host:port/v1/x`,
+ * what a client sends to a proxy) is accepted: its path picks the route and its origin is used.
+ * Anything else, a missing, repeated or malformed `Host` included, is a problem (a 400).
+ */
+export function requestTarget(req: IncomingMessage): RequestTarget {
+  const raw = req.url ?? '/'
+  if (raw.startsWith('/')) {
+    const host = req.headers.host
+    const count = hostCount(req.rawHeaders)
+    if (host === undefined || count === 0) return { problem: 'the request has no Host header' }
+    if (count > 1) return { problem: 'the request has more than one Host header' }
+    if (!isValidHost(host)) return { problem: `the Host header ${preview(host, 80)} is not a host name or address with an optional port` }
+    const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
+    return { origin: `${scheme}://${host}`, path: raw }
+  }
+  if (/^https?:\/\//i.test(raw)) {
+    let url: URL
+    try {
+      url = new URL(raw)
+    } catch {
+      return { problem: `the request target ${preview(raw, 80)} is not a valid URL` }
+    }
+    if (url.username !== '' || url.password !== '' || !isValidHost(url.host)) return { problem: `the request target ${preview(raw, 80)} does not name a host` }
+    return { origin: url.origin, path: url.pathname + url.search }
+  }
+  return { problem: `the request target ${preview(raw, 80)} is neither a path nor an absolute http URL` }
+}
+
+/** The 400 for a request whose target or Host is unusable. */
+export function badTargetResponse(method: string, problem: string): MockResponse {
+  return errorResponse(400, 'Bad Request', `${method} request refused: ${problem}. Send a path such as /v1/users with a Host header such as localhost:3000`)
+}
+
+/** Requests with `Expect: 100-continue` that were not told to continue: no body is coming. */
+export const notContinued = new WeakSet<IncomingMessage>()
+
+/** How much of a refused body is still read (and thrown away) before the connection closes. */
+export const DRAIN_BYTES = 64 * 1024 * 1024
+/** How long the client may take to finish sending a refused body. */
+export const DRAIN_MS = 5000
+
+/**
+ * Answers a request whose body is refused (a 413) so that the client reads the answer: the
+ * response is written whole (its length is known), then what the client is still sending is
+ * read and thrown away, up to `DRAIN_BYTES` or `DRAIN_MS`, and only then does the connection
+ * close. Closing at once would reset it under a client still writing: it would see a broken
+ * pipe, not the 413.
+ */
+export function answerThenDrain(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
+  const body = response.body ?? ''
+  const headers: Record<string, string | number> = { ...response.headers, connection: 'close', 'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength }
+  res.writeHead(response.status, headers)
+  if (req.complete || req.destroyed || notContinued.has(req)) {
+    res.end(body)
+    return
+  }
+  res.write(body)
+  let drained = 0
+  let done = false
+  const finish = () => {
+    if (done) return
+    done = true
+    clearTimeout(timer)
+    req.off('data', onData)
+    res.end()
+  }
+  const onData = (chunk: Buffer) => {
+    drained += chunk.length
+    if (drained > DRAIN_BYTES) finish()
+  }
+  const timer = setTimeout(finish, DRAIN_MS)
+  req.on('data', onData)
+  req.once('end', finish)
+  req.once('close', finish)
+  req.once('error', finish)
+  req.resume()
+}
+
+/**
+ * Answers bytes that are not HTTP (the parser's errors) with a JSON error instead of node's bare
+ * one, then closes that connection; the server keeps serving the others.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy()
+    return
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400
+  const what = status === 431 ? 'the request headers are too large' : status === 408 ? 'the request took too long to arrive' : `the request is not valid HTTP (${error.code ?? error.message})`
+  const fix = status === 431 ? 'Send fewer or smaller headers' : 'Send a well-formed HTTP/1.1 request'
+  const body = errorResponse(status, STATUS_CODES[status] ?? 'Bad Request', `${what}. ${fix}`).body as string
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+  setTimeout(() => socket.destroy(), 1000).unref()
+}
