@@ -32,7 +32,11 @@ export interface SurfaceRequest extends EngineRequest {
   toFetch(): Request | Promise<Request>
   /** The body, when the adapter has read it already (`null`: none): lets `respondNow` answer without a wait. */
   readonly bodyBytes?: Uint8Array | null
+  /** Unmatched, it goes to the `proxy` target: logged with the entry `proxy` (docs/behaviour.md, "Record, import and proxy"). */
+  readonly proxied?: boolean
 }
+
+const PROXIED: Partial<MatchInfo> = { entry: 'proxy' }
 
 export type Outcome =
   | { kind: 'handler'; response: Response; record: LogEntry }
@@ -177,7 +181,7 @@ export async function createInstance(
 
   /** The outcome of a request the engine handled, recorded in the log. */
   function outcomeOf(request: SurfaceRequest, session: string, started: number, time: number, result: HandleResult, body: Uint8Array | null): Outcome {
-    if (!result.matched) return { kind: 'unmatched', explanation: result.explanation, record: record(request, session, started, time, body, 0) }
+    if (!result.matched) return { kind: 'unmatched', explanation: result.explanation, record: record(request, session, started, time, body, 0, request.proxied ? PROXIED : undefined) }
     const { info } = result
     return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info) }
   }
@@ -192,7 +196,7 @@ export async function createInstance(
       session,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       status,
-      matched: info !== undefined,
+      matched: info !== undefined && info !== PROXIED,
       route: info?.route,
       entry: info?.entry,
       file: info?.file,

@@ -4,6 +4,7 @@ import { addCorsHeaders, preflightHeaders } from '../core/cors.js'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse, type MockResponse } from '../core/respond.js'
 import type { Instance, Outcome, SurfaceRequest } from './instance.js'
+import { proxyUnmatched } from './proxy.js'
 
 export const SESSION_HEADER = 'x-mockyard-session'
 
@@ -75,7 +76,7 @@ function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
 }
 
 /** Wraps a node request whose body has been read for the instance; a Fetch `Request` only on demand. */
-function toSurfaceRequest(req: IncomingMessage, origin: string, bytes: Uint8Array | null): SurfaceRequest {
+function toSurfaceRequest(req: IncomingMessage, origin: string, bytes: Uint8Array | null, proxied = false): SurfaceRequest {
   const url = origin + (req.url ?? '/')
   const raw = req.rawHeaders
   return {
@@ -84,6 +85,7 @@ function toSurfaceRequest(req: IncomingMessage, origin: string, bytes: Uint8Arra
     headers: headerGetter(req),
     logHeaders: raw,
     bodyBytes: bytes,
+    proxied,
     body: () => Promise.resolve(bytes),
     toFetch() {
       const headers = new Headers()
@@ -210,7 +212,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       writeMockResponse(res, response, false)
     }
 
-    const send = (outcome: Outcome, url: string): void => {
+    const send = (outcome: Outcome, url: string, bytes: Uint8Array | null = null): void => {
       if (outcome.kind === 'route') {
         writeMockResponse(res, outcome.response, head)
         logLine(instance, method, req.url ?? '/', outcome.response.status, outcome.info.file ?? outcome.info.route, outcome.record.durationMs)
@@ -218,6 +220,10 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       }
       if (outcome.kind === 'handler') {
         writeFetchResponse(res, outcome.response, origin, head).then(() => logLine(instance, method, req.url ?? '/', outcome.response.status, 'handler', outcome.record.durationMs), fail)
+        return
+      }
+      if (instance.options.proxy) {
+        proxyUnmatched(instance, req, res, bytes, outcome.record, head)
         return
       }
       if (options.mode === 'middleware' && next) {
@@ -241,12 +247,12 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       try {
         const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
         const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`
-        const request = toSurfaceRequest(req, `${scheme}://${host}`, bytes)
+        const request = toSurfaceRequest(req, `${scheme}://${host}`, bytes, instance.options.proxy !== undefined)
         const sessionHeader = req.headers[SESSION_HEADER]
         const session = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader
         const outcome = instance.respondNow(request, session ?? '')
-        if (outcome instanceof Promise) outcome.then((settled) => send(settled, request.url)).catch(fail)
-        else send(outcome, request.url)
+        if (outcome instanceof Promise) outcome.then((settled) => send(settled, request.url, bytes)).catch(fail)
+        else send(outcome, request.url, bytes)
       } catch (error) {
         fail(error)
       }

@@ -47,6 +47,8 @@ export interface MockyardOptions {
   requestLog?: { limit?: number }
   /** Admin endpoints of the listener. */
   admin?: { allowRemote?: boolean }
+  /** An http(s) URL: requests no route or handler answers are forwarded there (listener, middleware, CLI). */
+  proxy?: string
 }
 
 export const OPTION_NAMES = [
@@ -64,6 +66,7 @@ export const OPTION_NAMES = [
   'watch',
   'requestLog',
   'admin',
+  'proxy',
 ] as const
 
 const SIZE_UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }
@@ -138,6 +141,9 @@ export function validateOptions(options: unknown, file: string): ConfigProblem[]
   }
   if (o.onUnhandledRequest !== undefined && !['error', 'warn', 'bypass'].includes(o.onUnhandledRequest as string)) {
     problem('onUnhandledRequest', `onUnhandledRequest must be "error", "warn" or "bypass", got ${JSON.stringify(o.onUnhandledRequest)}`, 'Pick one of "error", "warn" and "bypass".')
+  }
+  if (o.proxy !== undefined && (typeof o.proxy !== 'string' || !/^https?:\/\/[^/]/i.test(o.proxy) || !URL.canParse(o.proxy))) {
+    problem('proxy', `proxy must be an http or https URL, got ${JSON.stringify(o.proxy)}`, 'Set proxy to the back end\'s base URL, such as "http://localhost:8080".')
   }
   if (o.watch !== undefined && typeof o.watch !== 'boolean') problem('watch', 'watch must be true or false', 'Set watch to true or false.')
   for (const [key, inner] of [
