@@ -3,7 +3,7 @@
  * "Record, import and proxy").
  */
 import { parseArgs, styleText, type ParseArgsOptionsConfig } from 'node:util'
-import { relative } from 'node:path'
+import { isAbsolute, relative, resolve } from 'node:path'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { importHar } from '../record/har.js'
 import { startRecorder } from '../record/recorder.js'
@@ -46,10 +46,16 @@ function fail(message: string, code = 2): never {
   process.exit(code)
 }
 
+/** A folder as the user gave it, relative to the working folder when inside it. */
+function shown(folder: string): string {
+  const path = relative(process.cwd(), folder)
+  return path === '' ? '.' : path.startsWith('..') || isAbsolute(path) ? resolve(folder) : path
+}
+
 function summaryLine(summary: RecordSummary, out: string): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
   const clashes = summary.clashes.length > 0 ? `; ${plural(summary.clashes.length, 'clash')} with the existing routes (not written):\n` + summary.clashes.map((c) => `  - ${c}`).join('\n') : ''
-  return formatMessage(`${plural(summary.requests, 'request')} seen: ${plural(summary.routes, 'route')}, ${plural(summary.entries, 'entry').replace('entrys', 'entries')}, ${plural(summary.files, 'file')} written in ${relative(process.cwd(), out) || '.'}${clashes}`)
+  return formatMessage(`${plural(summary.requests, 'request')} seen: ${plural(summary.routes, 'route')}, ${plural(summary.entries, 'entry').replace('entrys', 'entries')}, ${plural(summary.files, 'file')} written in ${shown(out)}${clashes}`)
 }
 
 function parse(argv: string[], options: ParseArgsOptionsConfig, allowPositionals: boolean) {

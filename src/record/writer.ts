@@ -264,7 +264,9 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     const known = route.files.get(hash)
     if (known) return known
     const extension = (type && mime.getExtension(type)) || (type === '' && looksLikeJson(bytes) ? 'json' : 'bin')
-    const stem = slug(route.key) + (method === 'get' ? '' : `-${method}`)
+    // `feed.xml` holds XML: `feed.xml`, not `feed.xml.xml`.
+    const base = slug(route.key)
+    const stem = (base.toLowerCase().endsWith(`.${extension}`) && base.length > extension.length + 1 ? base.slice(0, -extension.length - 1) : base) + (method === 'get' ? '' : `-${method}`)
     for (let n = 1; ; n++) {
       const name = `${stem}${n === 1 ? '' : `-${n}`}.${extension}`
       if (usedNames.has(name.toLowerCase())) continue

@@ -1,0 +1,137 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { filesUnder, killAll, PNG, SECRETS, see, startApp, startCli, type App, type Seen } from './support.js'
+
+/** The requests to record and then replay against the mocks, in order (the job is a sequence). */
+const CALLS: Array<[string, (base: string) => Promise<Response>]> = [
+  ['JSON', (b) => fetch(`${b}/api/users`)],
+  ['GET told apart by query (cats)', (b) => fetch(`${b}/api/search?q=cats&page=1`)],
+  ['GET told apart by query (dogs)', (b) => fetch(`${b}/api/search?q=dogs&page=1`)],
+  ['XML', (b) => fetch(`${b}/feed.xml`)],
+  ['PNG', (b) => fetch(`${b}/img/logo.png`)],
+  ['PDF', (b) => fetch(`${b}/docs/report`)],
+  ['empty 204', (b) => fetch(`${b}/api/items/7`, { method: 'DELETE' })],
+  ['302', (b) => fetch(`${b}/old-page`, { redirect: 'manual' })],
+  ['202 first', (b) => fetch(`${b}/api/jobs/1`)],
+  ['then 201', (b) => fetch(`${b}/api/jobs/1`)],
+  ['upload a.png', (b) => fetch(`${b}/api/upload`, { method: 'POST', body: upload('a.png', PNG) })],
+  ['upload b.txt', (b) => fetch(`${b}/api/upload`, { method: 'POST', body: upload('b.txt', Buffer.from('plain text')) })],
+  ['gzip-encoded JSON', (b) => fetch(`${b}/api/gzipped`)],
+  ['a 404 of the back end', (b) => fetch(`${b}/api/nothing-here`)],
+]
+
+function upload(name: string, bytes: Buffer): FormData {
+  const form = new FormData()
+  form.append('note', 'same for both')
+  form.append('file', new Blob([bytes]), name)
+  return form
+}
+
+let app: App
+const dirs: string[] = []
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mockyard-record-'))
+  dirs.push(dir)
+  return dir
+}
+
+beforeAll(async () => {
+  app = await startApp()
+})
+afterEach(() => killAll())
+afterAll(async () => {
+  await app.close()
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('mockyard record', () => {
+  it('records a real back end, and the written mocks answer every request as it did', async () => {
+    const out = join(tempDir(), 'mocks')
+    const recorder = await startCli(['record', '--target', app.url, '--out', out, '--port', '0'])
+    const recorded: Seen[] = []
+    for (const [, call] of CALLS) recorded.push(await see(await call(recorder.url)))
+
+    // The client got the real answers, unchanged.
+    expect(recorded.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200, 204, 302, 202, 201, 201, 200, 200, 404])
+    expect(recorded[4]!.body.equals(PNG)).toBe(true)
+    expect(recorded[0]!.body.toString()).toBe('{ "users" : [ {"id": 1, "name": "Ada"} ],\n  "total": 1 }\n')
+    expect(recorded[12]!.body.toString()).toBe('{"compressed":true}')
+    expect(recorded[7]!.location).toBe('/new-page')
+
+    // One line per request on stderr, then a summary when it stops.
+    await expect.poll(() => recorder.stderr().split('\n').filter((l) => / -> /.test(l)).length).toBe(CALLS.length)
+    expect(recorder.stderr()).toMatch(/GET \/api\/search\?… 200 -> api\/search get/)
+    expect(await recorder.stop('SIGINT')).toBe(0)
+    expect(recorder.stderr()).toMatch(/14 requests seen: 11 routes, 13 entries, 12 files written/)
+
+    // mockyard's own format: one key per path, params only where they tell requests apart.
+    const routes = JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8'))
+    expect(Object.keys(routes)).toEqual(['api/users', 'api/search', 'feed.xml', 'img/logo.png', 'docs/report', 'api/items/7', 'old-page', 'api/jobs/1', 'api/upload', 'api/gzipped', 'api/nothing-here'])
+    expect(routes['api/users']).toEqual({ get: { file: 'api-users.json', responseHeader: { 'x-request-id': 'abc-123' } } })
+    expect(routes['api/search'].get.map((e: { params: unknown }) => e.params)).toEqual([{ q: 'cats' }, { q: 'dogs' }])
+    expect(routes['api/upload'].post.map((e: { params: unknown }) => e.params)).toEqual([{ file: 'a.png' }, { file: 'b.txt' }])
+    expect(routes['old-page']).toEqual({ get: { url: '/new-page' } })
+    expect(routes['api/items/7']).toEqual({ delete: { status: 204 } })
+    expect(routes['docs/report'].get.responseHeader).toEqual({ 'content-disposition': 'attachment; filename="report.pdf"' })
+    expect(routes['api/jobs/1'].get.response).toEqual([
+      { status: 202, file: 'api-jobs-1.json', responseHeader: { Location: '/api/jobs/1', 'x-job-id': 'job-1' } },
+      { status: 201, file: 'api-jobs-1-2.json' },
+    ])
+    expect(readFileSync(join(out, 'data', 'img-logo.png')).equals(PNG)).toBe(true)
+    expect(readFileSync(join(out, 'data', 'api-gzipped.json'), 'utf8')).toBe('{"compressed":true}')
+
+    // Served by the real CLI, the mocks answer the same requests the same way.
+    const mock = await startCli(['--routes', join(out, 'routes.json'), '--data', join(out, 'data'), '--latency', '0', '--port', '0', '--no-watch'])
+    for (const [index, [name, call]] of CALLS.entries()) {
+      const replayed = await see(await call(mock.url))
+      const original = recorded[index]!
+      expect({ name, status: replayed.status, type: replayed.type, location: replayed.location }).toEqual({ name, status: original.status, type: original.type, location: original.location })
+      // A redirect's body is not kept (the mock redirects without one).
+      if (original.status !== 302) expect(replayed.body.equals(original.body), name).toBe(true)
+    }
+    expect(await mock.stop('SIGTERM')).toBe(0)
+  })
+
+  it('never writes Authorization, Cookie, Set-Cookie or --redact values, and forwards them untouched', async () => {
+    const out = join(tempDir(), 'mocks')
+    const recorder = await startCli(['record', '--target', app.url, '--out', out, '--port', '0', '--redact', 'x-api-key', '--redact', 'password', '--redact', 'token'])
+    const me = await fetch(`${recorder.url}/api/me?token=${SECRETS.responseToken}`, {
+      headers: { authorization: `Bearer ${SECRETS.authorization}`, cookie: `sid=${SECRETS.cookie}; theme=dark`, 'x-api-key': SECRETS.apiKeyHeader },
+    })
+    // The back end saw the credentials; the client sees the real Set-Cookie.
+    expect(me.status).toBe(200)
+    expect(me.headers.get('set-cookie')).toContain(SECRETS.setCookie)
+    expect(await me.json()).toEqual({ user: 'ada', token: SECRETS.responseToken })
+    for (const user of ['ada', 'bob']) {
+      const login = await fetch(`${recorder.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user, password: SECRETS.bodyPassword }) })
+      expect(login.status).toBe(200)
+    }
+    await expect.poll(() => recorder.stderr().split('\n').filter((l) => / -> /.test(l)).length).toBe(3)
+    expect(await recorder.stop('SIGTERM')).toBe(0)
+
+    const everything = filesUnder(out)
+    expect(everything.length).toBeGreaterThan(1)
+    for (const { path, bytes } of everything) {
+      const text = bytes.toString('latin1')
+      for (const secret of Object.values(SECRETS)) expect(text.includes(secret), `${secret} in ${path}`).toBe(false)
+    }
+    const routes = JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8'))
+    // The answers differ by user only: the password is never a param.
+    expect(routes['api/login'].post.map((e: { params: unknown }) => e.params)).toEqual([{ user: 'ada' }, { user: 'bob' }])
+    expect(routes['api/me'].get.responseHeader).toBeUndefined()
+    expect(JSON.parse(readFileSync(join(out, 'data', 'api-me.json'), 'utf8'))).toEqual({ user: 'ada', token: '[redacted]' })
+    expect(recorder.stderr()).not.toContain(SECRETS.responseToken)
+  })
+
+  it('a target that does not answer gets 502 JSON naming it; nothing is recorded', async () => {
+    const out = join(tempDir(), 'mocks')
+    const recorder = await startCli(['record', '--target', 'http://127.0.0.1:9', '--out', out, '--port', '0'])
+    const res = await fetch(`${recorder.url}/api/users`)
+    expect(res.status).toBe(502)
+    expect((await res.json()).message).toContain('the target http://127.0.0.1:9 did not answer')
+    expect(await recorder.stop()).toBe(0)
+    expect(recorder.stderr()).toContain('0 routes, 0 entries, 0 files written')
+  })
+})
