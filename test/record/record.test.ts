@@ -25,7 +25,7 @@ const CALLS: Array<[string, (base: string) => Promise<Response>]> = [
 function upload(name: string, bytes: Buffer): FormData {
   const form = new FormData()
   form.append('note', 'same for both')
-  form.append('file', new Blob([bytes]), name)
+  form.append('file', new Blob([new Uint8Array(bytes)]), name)
   return form
 }
 

@@ -80,7 +80,7 @@ export async function startApp(): Promise<App> {
         if (jobPolls === 1) return json(202, '{"state":"running"}', { location: '/api/jobs/1', 'x-job-id': 'job-1' })
         return json(201, '{"state":"done","result":42}')
       case 'POST /api/upload': {
-        const form = await new Response(body, { headers: { 'content-type': req.headers['content-type']! } }).formData()
+        const form = await new Response(new Uint8Array(body), { headers: { 'content-type': req.headers['content-type']! } }).formData()
         const file = form.get('file') as File
         return json(file.name.endsWith('.png') ? 201 : 200, JSON.stringify({ stored: file.name, bytes: file.size, note: form.get('note') }))
       }
