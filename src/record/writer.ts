@@ -357,25 +357,37 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     }
     const values = await valuesOf(exchange, url, secrets)
     const signature = sortedJson([...values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    const answer = answerOf(exchange, route, method, secrets)
+    const id = JSON.stringify(answer)
+    const done: RecordResult = { route: route.key, method, file: answer.file }
     let variant = recorded.variants.get(signature)
     if (!variant) {
-      if (recorded.variants.size >= MAX_VARIANTS) return { route: route.key, method, skipped: `${route.key} ${method} has ${MAX_VARIANTS} variants already` }
+      // A new request the entries written so far already answer this very way adds nothing
+      // (a cache-busting parameter, a field that does not matter): keep neither it nor a line.
+      recorded.built ??= buildMethod([...recorded.variants.values()])
+      if (recorded.variants.size > 0 && answeredAs(recorded.built, values) === id) return done
+      if (recorded.variants.size >= MAX_VARIANTS) return { ...done, skipped: `${route.key} ${method} has ${MAX_VARIANTS} variants already` }
       variant = { values, items: [] }
       recorded.variants.set(signature, variant)
     }
-    const answer = answerOf(exchange, route, method, secrets)
-    const id = JSON.stringify(answer)
-    const last = variant.items[variant.items.length - 1]
+    const items = variant.items
+    const last = items[items.length - 1]
     if (last && last.id === id) {
       last.repeat++
       // One answer so far: the routes file does not change.
-      if (variant.items.length === 1) return { route: route.key, method, file: answer.file }
-    } else if (variant.items.length >= MAX_ITEMS) {
-      return { route: route.key, method, file: answer.file, skipped: `the sequence of ${route.key} ${method} has ${MAX_ITEMS} answers already` }
-    } else variant.items.push({ answer, id, repeat: 1 })
-    recorded.built = undefined
-    writeRoutes()
-    return { route: route.key, method, file: answer.file }
+      if (items.length === 1) return done
+    } else if (items.length >= MAX_ITEMS) {
+      return { ...done, skipped: `the sequence of ${route.key} ${method} has ${MAX_ITEMS} answers already` }
+    } else items.push({ answer, id, repeat: 1 })
+    // A sequence that went round once more (A, B, A, B) is its first cycle: the mock starts over too.
+    const half = items.length / 2
+    if (items.length % 2 === 0 && items.slice(0, half).every((item, i) => item.id === items[i + half]!.id && item.repeat === items[i + half]!.repeat)) {
+      items.length = half
+    }
+    const before = recorded.built
+    recorded.built = buildMethod([...recorded.variants.values()])
+    if (before === undefined || JSON.stringify(before) !== JSON.stringify(recorded.built)) writeRoutes()
+    return done
   }
 
   function writeRoutes(): void {
@@ -441,6 +453,42 @@ function collectJsonSecrets(text: string, redact: Set<string>, secrets: Set<stri
     }
   }
   walk(tree)
+}
+
+/**
+ * The answer the written entries give a request with these values, as the engine scores them
+ * (most hits, then fewest misses, then the later entry), or `undefined` when that answer is a
+ * sequence or nothing answers. Only the shapes `buildMethod` writes occur: scalars and lists.
+ */
+function answeredAs(built: RouteEntryConfig | RouteEntryConfig[], values: Map<string, ParamValue>): string | undefined {
+  let best: RouteEntryConfig | undefined
+  let bestScore = -Infinity
+  for (const entry of Array.isArray(built) ? built : [built]) {
+    let hits = 0
+    let misses = 0
+    let out = false
+    for (const [key, condition] of Object.entries(entry.params ?? {})) {
+      const value = values.get(key)
+      if (value === undefined) {
+        misses += Array.isArray(condition) ? condition.length : 1
+        continue
+      }
+      const given = (Array.isArray(value) ? value : [value]).map(String)
+      const wanted = (Array.isArray(condition) ? condition : [condition]).map(String)
+      const found = wanted.filter((w) => given.includes(w)).length
+      if (found === 0 || (!Array.isArray(condition) && found !== 1)) out = true
+      hits += found
+      misses += wanted.length - found
+    }
+    const score = hits * 1_000_000 - misses
+    if (!out && score >= bestScore) {
+      best = entry
+      bestScore = score
+    }
+  }
+  if (!best || best.response) return undefined
+  const { params: _params, ...answer } = best
+  return JSON.stringify(answer)
 }
 
 /** The answer part of an entry: one answer as it is, several as a `response` sequence. */

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createRecordWriter, type RecordedExchange } from 'mockyard/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { filesUnder, killAll, PNG, SECRETS, see, startApp, startCli, type App, type Seen } from './support.js'
 
@@ -133,5 +134,40 @@ describe('mockyard record', () => {
     expect((await res.json()).message).toContain('the target http://127.0.0.1:9 did not answer')
     expect(await recorder.stop()).toBe(0)
     expect(recorder.stderr()).toContain('0 routes, 0 entries, 0 files written')
+  })
+})
+
+describe('createRecordWriter', () => {
+  const exchange = (method: string, path: string, status: number, body: string | null, extra: Partial<RecordedExchange> = {}): RecordedExchange => ({
+    method,
+    url: `http://api.test${path}`,
+    requestHeaders: [],
+    requestBody: null,
+    status,
+    responseHeaders: body === null ? [] : [['Content-Type', 'application/json']],
+    responseBody: body === null ? null : new TextEncoder().encode(body),
+    ...extra,
+  })
+
+  it('keeps only the params that tell answers apart, and a polled answer as one cycle of a sequence', async () => {
+    const out = tempDir()
+    const writer = createRecordWriter({ out })
+    await writer.add(exchange('GET', '/v1/list?page=1&_=1001', 200, '{"page":1}'))
+    await writer.add(exchange('GET', '/v1/list?page=2&_=1002', 200, '{"page":2}'))
+    // Already answered this way by the entries written: adds nothing.
+    await writer.add(exchange('GET', '/v1/list?page=1&_=1003', 200, '{"page":1}'))
+    for (const status of [202, 202, 201, 202, 202, 201]) await writer.add(exchange('GET', '/v1/job', status, status === 201 ? '{"done":true}' : null))
+    const form = new URLSearchParams({ kind: 'a', at: '1' }).toString()
+    await writer.add(exchange('POST', '/v1/events', 201, '{"kind":"a"}', { requestHeaders: [['content-type', 'application/x-www-form-urlencoded']], requestBody: new TextEncoder().encode(form) }))
+    await writer.add(exchange('POST', '/v1/events', 201, '{"kind":"b"}', { requestHeaders: [['content-type', 'application/x-www-form-urlencoded']], requestBody: new TextEncoder().encode('kind=b&at=1') }))
+
+    const routes = JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8'))
+    expect(routes['v1/list'].get).toEqual([
+      { params: { page: '1' }, file: 'v1-list.json' },
+      { params: { page: '2' }, file: 'v1-list-2.json' },
+    ])
+    expect(routes['v1/job'].get).toEqual({ response: [{ status: 202, repeat: 2 }, { status: 201, file: 'v1-job.json' }] })
+    expect(routes['v1/events'].post.map((e: { params: unknown }) => e.params)).toEqual([{ kind: 'a' }, { kind: 'b' }])
+    expect(writer.summary()).toEqual({ requests: 11, routes: 3, entries: 5, files: 5, clashes: [] })
   })
 })
