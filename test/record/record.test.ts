@@ -1,9 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createRecordWriter, type RecordedExchange } from 'mockyard/node'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createRecordWriter, startRecorder, type RecordedExchange } from 'mockyard/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { filesUnder, killAll, PNG, SECRETS, see, startApp, startCli, type App, type Seen } from './support.js'
+import { filesUnder, killAll, PDF as PDF_BYTES, PNG, SECRETS, see, startApp, startCli, type App, type Seen } from './support.js'
 
 /** The requests to record and then replay against the mocks, in order (the job is a sequence). */
 const CALLS: Array<[string, (base: string) => Promise<Response>]> = [
@@ -169,5 +171,47 @@ describe('createRecordWriter', () => {
     expect(routes['v1/job'].get).toEqual({ response: [{ status: 202, repeat: 2 }, { status: 201, file: 'v1-job.json' }] })
     expect(routes['v1/events'].post.map((e: { params: unknown }) => e.params)).toEqual([{ kind: 'a' }, { kind: 'b' }])
     expect(writer.summary()).toEqual({ requests: 11, routes: 3, entries: 5, files: 5, clashes: [] })
+  })
+})
+
+describe('the README example', () => {
+  it('startRecorder writes the routes.json the README shows', async () => {
+    let polls = 0
+    const backEnd = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        const url = new URL(req.url!, 'http://x')
+        res.setHeader('content-type', 'application/json')
+        if (url.pathname === '/v1/claims') return res.end(JSON.stringify({ status: url.searchParams.get('status') }))
+        if (url.pathname === '/v1/upload') {
+          res.statusCode = 201
+          return res.end('{"stored":true}')
+        }
+        if (++polls === 1) {
+          res.writeHead(202, { Location: '/v1/jobs/42' })
+          return res.end('{"state":"running"}')
+        }
+        res.end('{"state":"done"}')
+      })
+    })
+    await new Promise<void>((resolve) => backEnd.listen(0, '127.0.0.1', resolve))
+    const out = join(tempDir(), 'mocks')
+    const recorder = await startRecorder({ target: `http://127.0.0.1:${(backEnd.address() as AddressInfo).port}`, out, port: 0 })
+    try {
+      await fetch(`${recorder.url}/v1/claims?status=open&_=1732094102`)
+      await fetch(`${recorder.url}/v1/claims?status=closed&_=1732094107`)
+      const form = new FormData()
+      form.append('note', 'scan')
+      form.append('file', new Blob([new Uint8Array(PDF_BYTES)]), 'invoice.pdf')
+      await fetch(`${recorder.url}/v1/upload`, { method: 'POST', body: form })
+      await fetch(`${recorder.url}/v1/jobs/42`)
+      await fetch(`${recorder.url}/v1/jobs/42`)
+    } finally {
+      expect(await recorder.stop()).toEqual({ requests: 5, routes: 3, entries: 4, files: 5, clashes: [] })
+      backEnd.close()
+    }
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const shown = /## Record, import and proxy[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)![1]!
+    expect(JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8'))).toEqual(JSON.parse(shown))
   })
 })
