@@ -12,6 +12,11 @@ export interface RecordedExchange {
   responseHeaders: Array<[string, string]>
   /** The body as the client would read it (content-encoding already undone), or `null`. */
   responseBody: Uint8Array | null
+  /**
+   * Where the back end's own absolute links start (default: the origin of `url`): a `Location`
+   * under it is written as a path, so the client stays on the mock.
+   */
+  origin?: string
 }
 
 /** Hop-by-hop headers: they describe one connection, never a resource (RFC 9110, section 7.6.1). */

@@ -106,6 +106,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
             status,
             responseHeaders: responseHeaders.filter(([name]) => name.toLowerCase() !== 'content-encoding'),
             responseBody: raw.byteLength === 0 ? null : decodeBody(raw, encoding),
+            origin: target.origin + target.pathname.replace(/\/+$/, ''),
           })
           recorded.then(
             (result) => report(lineOf(method, path, status, result), result),

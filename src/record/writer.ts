@@ -300,6 +300,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       else if (lower === 'location') location = value
       else if (lower === 'content-disposition' || (lower.startsWith('x-') && !HOP_BY_HOP.has(lower))) headers[name] = value
     }
+    if (location !== undefined) location = ownPath(location, exchange.origin ?? new URL(exchange.url).origin)
     const redirect = exchange.status >= 300 && exchange.status < 400 && location !== undefined
     if (redirect) {
       answer.url = scrub(location!, secrets)
@@ -430,6 +431,17 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       return { requests, routes: routeCount, entries, files: filesWritten, clashes: [...clashes] }
     },
   }
+}
+
+/** A `Location` on the back end's own origin (and base path) as a path: `http://api/v2/x` -> `/x`. */
+function ownPath(location: string, origin: string): string {
+  const base = origin.replace(/\/+$/, '')
+  if (location === base) return '/'
+  if (location.startsWith(base) && /^[/?#]/.test(location.slice(base.length))) {
+    const rest = location.slice(base.length)
+    return rest.startsWith('/') ? rest : '/' + rest
+  }
+  return location
 }
 
 function looksLikeJson(bytes: Uint8Array): boolean {

@@ -163,14 +163,17 @@ describe('createRecordWriter', () => {
     await writer.add(exchange('POST', '/v1/events', 201, '{"kind":"a"}', { requestHeaders: [['content-type', 'application/x-www-form-urlencoded']], requestBody: new TextEncoder().encode(form) }))
     await writer.add(exchange('POST', '/v1/events', 201, '{"kind":"b"}', { requestHeaders: [['content-type', 'application/x-www-form-urlencoded']], requestBody: new TextEncoder().encode('kind=b&at=1') }))
 
+    // The back end's own absolute Location becomes a path: the client stays on the mock.
+    await writer.add(exchange('GET', '/v1/go', 302, null, { responseHeaders: [['Location', 'http://api.test/v1/list?page=1']] }))
     const routes = JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8'))
+    expect(routes['v1/go']).toEqual({ get: { url: '/v1/list?page=1' } })
     expect(routes['v1/list'].get).toEqual([
       { params: { page: '1' }, file: 'v1-list.json' },
       { params: { page: '2' }, file: 'v1-list-2.json' },
     ])
     expect(routes['v1/job'].get).toEqual({ response: [{ status: 202, repeat: 2 }, { status: 201, file: 'v1-job.json' }] })
     expect(routes['v1/events'].post.map((e: { params: unknown }) => e.params)).toEqual([{ kind: 'a' }, { kind: 'b' }])
-    expect(writer.summary()).toEqual({ requests: 11, routes: 3, entries: 5, files: 5, clashes: [] })
+    expect(writer.summary()).toEqual({ requests: 12, routes: 4, entries: 6, files: 5, clashes: [] })
   })
 })
 
