@@ -263,7 +263,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     const hash = createHash('sha1').update(bytes).digest('hex')
     const known = route.files.get(hash)
     if (known) return known
-    const extension = (type && mime.getExtension(type)) || (type === '' && looksLikeJson(bytes) ? 'json' : 'bin')
+    const extension = (type && mime.getExtension(type)) || (/\+json$/.test(type) || (type === '' && looksLikeJson(bytes)) ? 'json' : /\+xml$/.test(type) ? 'xml' : 'bin')
     // `feed.xml` holds XML: `feed.xml`, not `feed.xml.xml`.
     const base = slug(route.key)
     const stem = (base.toLowerCase().endsWith(`.${extension}`) && base.length > extension.length + 1 ? base.slice(0, -extension.length - 1) : base) + (method === 'get' ? '' : `-${method}`)
@@ -332,6 +332,11 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     const method = exchange.method.toLowerCase()
     if (method === 'options' || !['get', 'head', 'post', 'put', 'patch', 'delete'].includes(method)) {
       return { route: key, method, skipped: `${exchange.method} is not recorded (mockyard answers preflights itself)` }
+    }
+    if (exchange.status === 304) {
+      // The answer to a conditional request (If-None-Match...): the client had the body already, and a mock
+      // that replayed it would send 304 to clients that have nothing cached.
+      return { route: key, method, skipped: '304 Not Modified answers a conditional request; request it without If-None-Match/If-Modified-Since to record the body' }
     }
     const normal = key === '/' ? '' : key.toLowerCase()
     let route = routes.get(normal)

@@ -163,6 +163,8 @@ describe('createRecordWriter', () => {
     await writer.add(exchange('POST', '/v1/events', 201, '{"kind":"a"}', { requestHeaders: [['content-type', 'application/x-www-form-urlencoded']], requestBody: new TextEncoder().encode(form) }))
     await writer.add(exchange('POST', '/v1/events', 201, '{"kind":"b"}', { requestHeaders: [['content-type', 'application/x-www-form-urlencoded']], requestBody: new TextEncoder().encode('kind=b&at=1') }))
 
+    // A 304 answers a conditional request: not something a mock can replay.
+    expect(await writer.add(exchange('GET', '/v1/list', 304, null))).toMatchObject({ skipped: expect.stringContaining('304 Not Modified answers a conditional request') })
     // The back end's own absolute Location becomes a path: the client stays on the mock.
     await writer.add(exchange('GET', '/v1/go', 302, null, { responseHeaders: [['Location', 'http://api.test/v1/list?page=1']] }))
     const routes = JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8'))
@@ -173,7 +175,7 @@ describe('createRecordWriter', () => {
     ])
     expect(routes['v1/job'].get).toEqual({ response: [{ status: 202, repeat: 2 }, { status: 201, file: 'v1-job.json' }] })
     expect(routes['v1/events'].post.map((e: { params: unknown }) => e.params)).toEqual([{ kind: 'a' }, { kind: 'b' }])
-    expect(writer.summary()).toEqual({ requests: 12, routes: 4, entries: 6, files: 5, clashes: [] })
+    expect(writer.summary()).toEqual({ requests: 13, routes: 4, entries: 6, files: 5, clashes: [] })
   })
 })
 
