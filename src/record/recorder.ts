@@ -139,9 +139,15 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     summary: () => writer.summary(),
     stop() {
       stopping ??= new Promise<void>((resolve) => {
-        server.close(() => resolve())
+        // Keep-alive connections go as soon as their request in flight is answered; after 10 s, all go.
+        const idle = setInterval(() => server.closeIdleConnections(), 50)
+        const all = setTimeout(() => server.closeAllConnections(), 10_000)
+        server.close(() => {
+          clearInterval(idle)
+          clearTimeout(all)
+          resolve()
+        })
         server.closeIdleConnections()
-        setTimeout(() => server.closeAllConnections(), 10_000).unref()
       }).then(async () => {
         while (pending.size > 0) await Promise.allSettled([...pending])
         return writer.summary()

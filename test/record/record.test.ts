@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer } from 'node:http'
@@ -66,6 +66,9 @@ describe('mockyard record', () => {
     // One line per request on stderr, then a summary when it stops.
     await expect.poll(() => recorder.stderr().split('\n').filter((l) => / -> /.test(l)).length).toBe(CALLS.length)
     expect(recorder.stderr()).toMatch(/GET \/api\/search\?… 200 -> api\/search get/)
+    // Written as it goes: everything is on disk before the recorder stops (a crash loses nothing).
+    expect(Object.keys(JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8')))).toHaveLength(11)
+    expect(readdirSync(join(out, 'data')).filter((name) => name.endsWith('.tmp'))).toEqual([])
     expect(await recorder.stop('SIGINT')).toBe(0)
     expect(recorder.stderr()).toMatch(/14 requests seen: 11 routes, 13 entries, 12 files written/)
 
