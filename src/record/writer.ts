@@ -95,6 +95,7 @@ const MAX_VARIANTS = 500
 const MAX_ITEMS = 50
 const MAX_FIELDS = 200
 const MAX_VALUE = 1000
+const MAX_SECRETS = 1000
 const REDACTED = '[redacted]'
 const QUERY_METHODS = new Set(['GET', 'HEAD', 'DELETE'])
 const ABSENT = '\u0000absent'
@@ -231,6 +232,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   let requests = 0
   let filesWritten = 0
   const clashes: string[] = []
+  const knownSecrets = new Set<string>()
   let queue: Promise<unknown> = Promise.resolve()
 
   /** The values `params` can score for this request, redacted names left out. */
@@ -356,14 +358,20 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     }
     if (recorded.clash) return { route: route.key, method, clash: recorded.clash }
 
-    const secrets = new Set<string>()
+    // Secrets seen earlier in the session count too: a cookie set by one answer may show up in the next.
+    const secrets = new Set<string>(knownSecrets)
     for (const [name, value] of exchange.requestHeaders) {
       const lower = name.toLowerCase()
       if (SECRET_HEADERS.has(lower) || redact.has(lower)) headerSecrets(lower, value, secrets)
     }
     const values = await valuesOf(exchange, url, secrets)
+    for (const [name, value] of values) {
+      const text = Array.isArray(value) ? value.join('\n') : String(value)
+      for (const secret of secrets) if (secret.length >= 4 && text.includes(secret)) values.delete(name)
+    }
     const signature = sortedJson([...values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     const answer = answerOf(exchange, route, method, secrets)
+    for (const secret of secrets) if (knownSecrets.size < MAX_SECRETS && secret.length >= 4) knownSecrets.add(secret)
     const id = JSON.stringify(answer)
     const done: RecordResult = { route: route.key, method, file: answer.file }
     let variant = recorded.variants.get(signature)
