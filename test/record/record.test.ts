@@ -1,11 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createRecordWriter, startRecorder, type RecordedExchange } from 'mockyard/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { filesUnder, killAll, PDF as PDF_BYTES, PNG, SECRETS, see, startApp, startCli, type App, type Seen } from './support.js'
+import { filesUnder, killAll, PDF as PDF_BYTES, PNG, runCli, SECRETS, see, startApp, startCli, type App, type Seen } from './support.js'
 
 /** The requests to record and then replay against the mocks, in order (the job is a sequence). */
 const CALLS: Array<[string, (base: string) => Promise<Response>]> = [
@@ -139,6 +139,24 @@ describe('mockyard record', () => {
     expect((await res.json()).message).toContain('the target http://127.0.0.1:9 did not answer')
     expect(await recorder.stop()).toBe(0)
     expect(recorder.stderr()).toContain('0 routes, 0 entries, 0 files written')
+  })
+})
+
+describe('mockyard record: bad input', () => {
+  it('exits 2 without --target or with a target that is not http(s), and 1 when the routes.json to merge into is broken', () => {
+    const none = runCli(['record', '--port', '0'])
+    expect(none.code).toBe(2)
+    expect(none.stderr).toContain('mockyard record needs --target: the back end to record.')
+    const ftp = runCli(['record', '--target', 'ftp://example.com', '--port', '0'])
+    expect(ftp.code).toBe(2)
+    expect(ftp.stderr).toContain('the target "ftp://example.com" is not an http or https URL')
+    const out = tempDir()
+    writeFileSync(join(out, 'routes.json'), '{ "v1/users": { "file": "users.json", } }')
+    const broken = runCli(['record', '--target', 'http://127.0.0.1:9', '--out', out, '--port', '0'])
+    expect(broken.code).toBe(1)
+    expect(broken.stderr).toContain(`${join(out, 'routes.json')}#`)
+    expect(broken.stderr).toContain('mockyard merges into it and never overwrites it')
+    expect(readFileSync(join(out, 'routes.json'), 'utf8')).toBe('{ "v1/users": { "file": "users.json", } }')
   })
 })
 
