@@ -528,8 +528,8 @@ const projection = (variant: Variant, keys: readonly string[]) => keys.map((key)
 
 /**
  * The entries of one method. Variants that got the same answers need no conditions; otherwise
- * the fewest `params` keys that tell apart the variants with different answers are chosen
- * (greedily, the key that separates the most pairs first), and each entry lists the values its
+ * `params` keys that tell apart the variants with different answers are chosen greedily (the
+ * key that separates the most pairs per entry it adds first), and each entry lists the values its
  * requests had for them. With every entry naming its request's own values, the engine's scoring
  * picks the right one for each recorded request (docs/behaviour.md, "Selecting the entry (scoring)").
  */
@@ -538,8 +538,8 @@ function buildMethod(variants: Variant[]): RouteEntryConfig | RouteEntryConfig[]
   if (new Set(answerIds).size === 1) return answerEntry(variants[0]!.items)
   const allKeys: string[] = []
   for (const variant of variants) for (const key of variant.values.keys()) if (!allKeys.includes(key)) allKeys.push(key)
-  /** Pairs of variants with different answers that the keys cannot tell apart. */
-  const conflicts = (keys: readonly string[]): number => {
+  /** Pairs of variants with different answers that the keys cannot tell apart, and the entries the keys make. */
+  const split = (keys: readonly string[]): { conflicts: number; groups: number } => {
     const groups = new Map<string, Map<string, number>>()
     variants.forEach((variant, index) => {
       const group = projection(variant, keys)
@@ -557,24 +557,31 @@ function buildMethod(variants: Variant[]): RouteEntryConfig | RouteEntryConfig[]
       }
       total += (n * n - same) / 2
     }
-    return total
+    return { conflicts: total, groups: groups.size }
   }
+  // Each step takes the key that resolves the most conflicting pairs per entry it adds: a
+  // cache-busting parameter resolves every pair but makes one entry per request, so a key with
+  // few values that decides the answer wins over it.
   const chosen: string[] = []
-  let current = conflicts(chosen)
-  while (current > 0) {
+  let current = split(chosen)
+  while (current.conflicts > 0) {
     let bestKey: string | undefined
-    let best = current
+    let bestSplit = current
+    let bestScore = 0
     for (const key of allKeys) {
       if (chosen.includes(key)) continue
-      const next = conflicts([...chosen, key])
-      if (next < best) {
-        best = next
+      const next = split([...chosen, key])
+      if (next.conflicts >= current.conflicts) continue
+      const score = (current.conflicts - next.conflicts) / (next.groups - current.groups + 1)
+      if (score > bestScore || (score === bestScore && next.groups < bestSplit.groups)) {
+        bestScore = score
+        bestSplit = next
         bestKey = key
       }
     }
     if (bestKey === undefined) break
     chosen.push(bestKey)
-    current = best
+    current = bestSplit
   }
   const entries = new Map<string, RouteEntryConfig>()
   for (const variant of variants) {
