@@ -26,10 +26,15 @@ Options:
   -l, --latency <ms>      global delay (default 250)
       --context <url>     value of \${context} in data files
       --limit <size>      maximum request body, e.g. 50mb
+      --proxy <url>       forward requests no route answers to this back end
       --no-watch          do not reload edited routes and data files
       --log <level>       silent, error, warn, info (default) or debug
   -h, --help              show this help
   -v, --version           show the version
+
+Commands:
+  mockyard record --target <url>   record a back end's answers as mocks (record --help)
+  mockyard import <file.har>       write the requests of a HAR file as mocks (import --help)
 
 Examples:
   mockyard
@@ -57,6 +62,7 @@ const FLAGS = {
   latency: { type: 'string', short: 'l' },
   context: { type: 'string' },
   limit: { type: 'string' },
+  proxy: { type: 'string' },
   watch: { type: 'boolean' },
   log: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -82,6 +88,7 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = await (await import('./check.js')).checkCommand(argv.slice(1))
     return
   }
+  if (argv[0] === 'record' || argv[0] === 'import') return (await import('./record.js')).runRecordCommand(argv)
   let parsed
   try {
     parsed = parseArgs({ args: argv, allowNegative: true, options: FLAGS })
@@ -109,6 +116,7 @@ async function main(argv: string[]): Promise<void> {
   if (values.latency !== undefined) flags.latency = integer('latency', values.latency)
   if (values.context) flags.pluginContext = values.context
   if (values.limit) flags.limit = values.limit
+  if (values.proxy) flags.proxy = values.proxy
   if (values.watch !== undefined) flags.watch = values.watch
 
   let configFile = values.config ?? (flags.routes || flags.plugins ? undefined : findConfigFile())

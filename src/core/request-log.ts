@@ -14,7 +14,7 @@ export interface RequestRecord {
   body: string | null
   /** The route key that answered (`v1/users`), if a route did. */
   route?: string
-  /** The entry that answered (`default`, `get[1]`, `get[0].response[2]`), or `handler`. */
+  /** The entry that answered (`default`, `get[1]`, `get[0].response[2]`), `handler`, or `proxy` (forwarded to the `proxy` target). */
   entry?: string
   /** The data file served, if any. */
   file?: string

@@ -14,3 +14,7 @@ export { parseSize, validateOptions, IGNORED_OPTION_NAMES, type OptionsCheck, ty
 export { SESSION_HEADER } from './node-handler.js'
 export { ConfigError, type ConfigProblem } from '../core/errors.js'
 export type { RequestRecord, RequestFilter } from '../core/request-log.js'
+export { startRecorder, type RecorderOptions, type RunningRecorder } from '../record/recorder.js'
+export { importHar, type ImportHarOptions, type ImportHarResult } from '../record/har.js'
+export { createRecordWriter, type RecordWriter, type RecordWriterOptions, type RecordResult, type RecordSummary } from '../record/writer.js'
+export type { RecordedExchange } from '../record/exchange.js'

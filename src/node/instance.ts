@@ -36,7 +36,11 @@ export interface SurfaceRequest extends EngineRequest {
   toFetch(): Request | Promise<Request>
   /** The body, when the adapter has read it already (`null`: none): lets `respondNow` answer without a wait. */
   readonly bodyBytes?: Uint8Array | null
+  /** Unmatched, it goes to the `proxy` target: logged with the entry `proxy` (docs/behaviour.md, "Record, import and proxy"). */
+  readonly proxied?: boolean
 }
+
+const PROXIED: Partial<MatchInfo> = { entry: 'proxy' }
 
 export type Outcome =
   | { kind: 'handler'; response: Response; record: LogEntry }
@@ -293,7 +297,7 @@ export async function createInstance(
         }
         return text
       }
-      return { kind: 'unmatched', explanation, record: record(request, session, started, time, body, 0, undefined, undefined, explanation) }
+      return { kind: 'unmatched', explanation, record: record(request, session, started, time, body, 0, request.proxied ? PROXIED : undefined, undefined, explanation) }
     }
     const { info } = result
     return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers) }
@@ -319,7 +323,7 @@ export async function createInstance(
       session,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       status,
-      matched: info !== undefined,
+      matched: info !== undefined && info !== PROXIED,
       route: info?.route,
       entry: info?.entry,
       file: info?.file,

@@ -5,6 +5,7 @@ import { formatMessage } from '../core/errors.js'
 import { errorResponse, type MockResponse } from '../core/respond.js'
 import type { Instance, Outcome, SurfaceRequest } from './instance.js'
 import { answerThenDrain, badTargetResponse, requestTarget } from './wire.js'
+import { proxyUnmatched } from './proxy.js'
 
 export const SESSION_HEADER = 'x-mockyard-session'
 
@@ -78,7 +79,7 @@ function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
 }
 
 /** Wraps a node request whose body has been read for the instance; a Fetch `Request` only on demand. */
-function toSurfaceRequest(req: IncomingMessage, target: { origin: string; path: string }, bytes: Uint8Array | null): SurfaceRequest {
+function toSurfaceRequest(req: IncomingMessage, target: { origin: string; path: string }, bytes: Uint8Array | null, proxied = false): SurfaceRequest {
   // The path alone picks the route: the origin is a validated host, never part of the path.
   const url = target.origin + target.path
   const raw = req.rawHeaders
@@ -88,6 +89,7 @@ function toSurfaceRequest(req: IncomingMessage, target: { origin: string; path: 
     headers: headerGetter(req),
     logHeaders: raw,
     bodyBytes: bytes,
+    proxied,
     body: () => Promise.resolve(bytes),
     toFetch() {
       const headers = new Headers()
@@ -212,7 +214,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       writeMockResponse(res, response, false)
     }
 
-    const send = (outcome: Outcome, url: string): void => {
+    const send = (outcome: Outcome, url: string, bytes: Uint8Array | null = null): void => {
       if (outcome.kind === 'route') {
         writeMockResponse(res, outcome.response, head)
         logLine(instance, method, path, outcome.response.status, outcome.info.file ?? outcome.info.route, outcome.record.durationMs)
@@ -220,6 +222,10 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       }
       if (outcome.kind === 'handler') {
         writeFetchResponse(res, outcome.response, origin, head).then(() => logLine(instance, method, path, outcome.response.status, 'handler', outcome.record.durationMs), fail)
+        return
+      }
+      if (instance.options.proxy) {
+        proxyUnmatched(instance, req, res, bytes, outcome.record, head)
         return
       }
       if (options.mode === 'middleware' && next) {
@@ -245,12 +251,12 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
     const answer = (error: Error | null, bytes: Uint8Array | null): void => {
       if (error) return fail(error)
       try {
-        const request = toSurfaceRequest(req, target as { origin: string; path: string }, bytes)
+        const request = toSurfaceRequest(req, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
         const sessionHeader = req.headers[SESSION_HEADER]
         const session = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader
         const outcome = instance.respondNow(request, session ?? '')
-        if (outcome instanceof Promise) outcome.then((settled) => send(settled, request.url)).catch(fail)
-        else send(outcome, request.url)
+        if (outcome instanceof Promise) outcome.then((settled) => send(settled, request.url, bytes)).catch(fail)
+        else send(outcome, request.url, bytes)
       } catch (error) {
         fail(error)
       }

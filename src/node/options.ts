@@ -50,6 +50,8 @@ export interface MockyardOptions {
   admin?: { allowRemote?: boolean }
   /** How many sessions (`x-mockyard-session`) keep state at once; default 1,000. */
   sessions?: { limit?: number }
+  /** An http(s) URL: requests no route or handler answers are forwarded there (listener, middleware, CLI). */
+  proxy?: string
 }
 
 export const OPTION_NAMES = [
@@ -68,6 +70,7 @@ export const OPTION_NAMES = [
   'requestLog',
   'admin',
   'sessions',
+  'proxy',
 ] as const
 
 /**
@@ -182,6 +185,9 @@ export function validateOptions(options: unknown, file: string, extraNames: read
   }
   if (o.onUnhandledRequest !== undefined && !['error', 'warn', 'bypass'].includes(o.onUnhandledRequest as string)) {
     problem('onUnhandledRequest', `onUnhandledRequest must be "error", "warn" or "bypass", got ${JSON.stringify(o.onUnhandledRequest)}`, 'Pick one of "error", "warn" and "bypass".')
+  }
+  if (o.proxy !== undefined && (typeof o.proxy !== 'string' || !/^https?:\/\/[^/]/i.test(o.proxy) || !URL.canParse(o.proxy))) {
+    problem('proxy', `proxy must be an http or https URL, got ${JSON.stringify(o.proxy)}`, 'Set proxy to the back end\'s base URL, such as "http://localhost:8080".')
   }
   if (o.watch !== undefined && typeof o.watch !== 'boolean') problem('watch', 'watch must be true or false', 'Set watch to true or false.')
   for (const [key, inner] of [

@@ -1,0 +1,158 @@
+/**
+ * `mockyard record` and `mockyard import`: make mocks from traffic (docs/behaviour.md,
+ * "Record, import and proxy").
+ */
+import { parseArgs, styleText, type ParseArgsOptionsConfig } from 'node:util'
+import { isAbsolute, relative, resolve } from 'node:path'
+import { ConfigError, formatMessage } from '../core/errors.js'
+import { importHar } from '../record/har.js'
+import { startRecorder } from '../record/recorder.js'
+import type { RecordSummary } from '../record/writer.js'
+
+const RECORD_HELP = `Usage: mockyard record --target <url> [options]
+
+Forwards every request to the target, answers with its real response, and writes what it saw
+as <out>/routes.json and data files in <out>/data (merged into an existing routes.json).
+
+Options:
+  -t, --target <url>      the real back end, e.g. http://localhost:8080 (required)
+  -o, --out <folder>      where routes.json and data/ go (default mocks)
+  -p, --port <number>     port (default 9999; 0 picks a free one)
+      --host <host>       host to bind (default 127.0.0.1)
+      --redact <name>     a header, query or body field whose values are never written; repeatable
+                          (Authorization, Cookie and Set-Cookie never are)
+  -h, --help              show this help
+
+Example:
+  mockyard record --target http://localhost:8080 --out mocks --port 3001
+`
+
+const IMPORT_HELP = `Usage: mockyard import <file.har> [options]
+
+Writes the requests of a HAR file (browser DevTools export, Playwright recordHar) as
+<out>/routes.json and data files in <out>/data (merged into an existing routes.json).
+
+Options:
+  -o, --out <folder>      where routes.json and data/ go (default mocks)
+      --redact <name>     a header, query or body field whose values are never written; repeatable
+  -h, --help              show this help
+
+Example:
+  mockyard import session.har --out mocks
+`
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(styleText('red', message, { stream: process.stderr }) + '\n')
+  process.exit(code)
+}
+
+/** A folder as the user gave it, relative to the working folder when inside it. */
+function shown(folder: string): string {
+  const path = relative(process.cwd(), folder)
+  return path === '' ? '.' : path.startsWith('..') || isAbsolute(path) ? resolve(folder) : path
+}
+
+function summaryLine(summary: RecordSummary, out: string): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  const clashes = summary.clashes.length > 0 ? `; ${plural(summary.clashes.length, 'clash')} with the existing routes (not written):\n` + summary.clashes.map((c) => `  - ${c}`).join('\n') : ''
+  return formatMessage(`${plural(summary.requests, 'request')} seen: ${plural(summary.routes, 'route')}, ${plural(summary.entries, 'entry').replace('entrys', 'entries')}, ${plural(summary.files, 'file')} written in ${shown(out)}${clashes}`)
+}
+
+function parse(argv: string[], options: ParseArgsOptionsConfig, allowPositionals: boolean) {
+  try {
+    return parseArgs({ args: argv, options, allowPositionals })
+  } catch (error) {
+    fail(formatMessage(`${(error as Error).message}. Run mockyard ${argv[0] === 'import' ? 'import' : 'record'} --help for the options.`))
+  }
+}
+
+async function runRecord(argv: string[]): Promise<void> {
+  const { values } = parse(argv, {
+    target: { type: 'string', short: 't' },
+    out: { type: 'string', short: 'o' },
+    port: { type: 'string', short: 'p' },
+    host: { type: 'string' },
+    redact: { type: 'string', multiple: true },
+    help: { type: 'boolean', short: 'h' },
+  }, false)
+  if (values.help) {
+    process.stdout.write(RECORD_HELP)
+    return
+  }
+  if (typeof values.target !== 'string') fail(formatMessage('mockyard record needs --target: the back end to record. For example mockyard record --target http://localhost:8080.'))
+  if (values.port !== undefined && !/^\d+$/.test(String(values.port))) fail(formatMessage(`--port takes a whole number, got "${values.port}". For example --port 3001.`))
+  const out = (values.out as string | undefined) ?? 'mocks'
+  let recorder
+  try {
+    recorder = await startRecorder({
+      target: values.target,
+      out,
+      port: values.port === undefined ? undefined : Number(values.port),
+      host: values.host as string | undefined,
+      redact: values.redact as string[] | undefined,
+      onRecord: (line) => process.stderr.write(line + '\n'),
+    })
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message + '\n' + formatMessage(`fix ${out}/routes.json (mockyard merges into it and never overwrites it), or record into another --out.`), 1)
+    const code = (error as NodeJS.ErrnoException).code
+    if (code) fail(formatMessage(`cannot listen on ${values.host ?? '127.0.0.1'}:${values.port ?? 9999}: ${code}. Pick another port with --port, or --port 0 for a free one.`), 1)
+    fail((error as Error).message, 2)
+  }
+  const shownHost = recorder.host.includes(':') ? `[${recorder.host}]` : recorder.host
+  process.stdout.write(`mockyard listening on http://${shownHost}:${recorder.port}\n`)
+  process.stderr.write(formatMessage(`recording ${values.target} into ${recorder.routesFile}; stop with Ctrl+C.`) + '\n')
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1)
+    stopping = true
+    process.stderr.write(formatMessage(`${signal}: stopping.`) + '\n')
+    recorder.stop().then(
+      (summary) => {
+        process.stderr.write(summaryLine(summary, out) + '\n')
+        process.exit(0)
+      },
+      () => process.exit(1),
+    )
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+async function runImport(argv: string[]): Promise<void> {
+  const { values, positionals } = parse(argv, {
+    out: { type: 'string', short: 'o' },
+    redact: { type: 'string', multiple: true },
+    help: { type: 'boolean', short: 'h' },
+  }, true)
+  if (values.help) {
+    process.stdout.write(IMPORT_HELP)
+    return
+  }
+  if (positionals.length !== 1) fail(formatMessage(`mockyard import takes one HAR file, got ${positionals.length}. For example mockyard import session.har --out mocks.`))
+  const out = (values.out as string | undefined) ?? 'mocks'
+  try {
+    const result = await importHar(positionals[0]!, {
+      out,
+      redact: values.redact as string[] | undefined,
+      onRecord: (entry, record) => {
+        const path = new URL(entry.url).pathname
+        const where = record.clash ? 'not written (clash, see the summary)' : record.skipped ? `not recorded: ${record.skipped}` : `-> ${record.route} ${record.method}${record.file ? ` (${record.file})` : ''}`
+        process.stderr.write(`${entry.method} ${path} ${entry.status} ${where}\n`)
+      },
+    })
+    if (result.notImported.length > 0) {
+      process.stderr.write(formatMessage(`${result.notImported.length} HAR ${result.notImported.length === 1 ? 'entry was' : 'entries were'} not imported:`) + '\n' + result.notImported.map((line) => `  - ${line}`).join('\n') + '\n')
+    }
+    process.stderr.write(summaryLine(result, out) + '\n')
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message, 1)
+    throw error
+  }
+}
+
+/** Runs `mockyard record ...` or `mockyard import ...` (argv starts with the subcommand). */
+export async function runRecordCommand(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv
+  if (command === 'record') return runRecord(rest)
+  return runImport(rest)
+}

@@ -1,0 +1,66 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { addCorsHeaders } from '../core/cors.js'
+import type { LogEntry } from '../core/request-log.js'
+import { errorResponse } from '../core/respond.js'
+import { forwardRequest, parseTarget, responseHeadersToSend } from './forward.js'
+import type { Instance } from './instance.js'
+
+const targets = new Map<string, URL>()
+
+/**
+ * Forwards a request no route or handler answered to the `proxy` target and writes the real
+ * answer back (status, headers minus hop-by-hop ones, body streamed). A target that cannot be
+ * reached answers 502 JSON naming it. Nothing is written to disk. See docs/behaviour.md,
+ * "Record, import and proxy".
+ */
+export function proxyUnmatched(instance: Instance, req: IncomingMessage, res: ServerResponse, body: Uint8Array | null, entry: LogEntry, head: boolean): void {
+  const target = instance.options.proxy!
+  let url = targets.get(target)
+  if (!url) {
+    const parsed = parseTarget(target)
+    // validateOptions refuses anything else; this keeps a programmatic misuse from throwing.
+    url = typeof parsed === 'string' ? new URL('http://invalid.invalid') : parsed
+    if (targets.size < 100) targets.set(target, url)
+  }
+  const method = (req.method ?? 'GET').toUpperCase()
+  const path = req.url ?? '/'
+  const origin = req.headers.origin ?? null
+  const started = performance.now()
+  const logLine = (status: number) => {
+    if (instance.logsRequests) instance.logger.info(`${method} ${path} ${status} proxied to ${target} ${Math.round(performance.now() - started)}ms`)
+  }
+  forwardRequest(url, { method, url: path, rawHeaders: req.rawHeaders, body }, (error, response) => {
+    if (error || !response) {
+      const reason = (error as NodeJS.ErrnoException | null)?.code ?? error?.message ?? 'no response'
+      const answer = errorResponse(
+        502,
+        'Bad Gateway',
+        `${method} ${path} matched no route and was forwarded to the proxy target ${target}, which did not answer (${reason}). Start the back end at ${target}, point the proxy option at one that runs, or add a route for this request`,
+        { target, method, url: path },
+      )
+      addCorsHeaders(answer.headers, origin)
+      instance.logger.warn(JSON.parse(answer.body as string).message)
+      entry.status = 502
+      if (!res.headersSent) {
+        res.writeHead(502, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body as string) })
+        res.end(answer.body)
+      }
+      return
+    }
+    const headers = responseHeadersToSend(response)
+    // The real back end's CORS answer stands; where it gives none, mockyard's applies as on every response.
+    if (headers['access-control-allow-origin'] === undefined) addCorsHeaders(headers as Record<string, string>, origin)
+    entry.status = response.statusCode ?? 502
+    res.writeHead(response.statusCode ?? 502, response.statusMessage, headers)
+    if (head) {
+      response.resume()
+      res.end()
+      logLine(entry.status)
+      return
+    }
+    response.on('error', () => res.destroy())
+    response.pipe(res)
+    res.on('finish', () => logLine(entry.status))
+  })
+}
+

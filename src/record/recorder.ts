@@ -1,0 +1,177 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { formatMessage } from '../core/errors.js'
+import { errorResponse } from '../core/respond.js'
+import { forwardRequest, parseTarget, responseHeadersToSend } from '../node/forward.js'
+import { decodeBody, pairsOf } from './exchange.js'
+import { createRecordWriter, type RecordResult, type RecordSummary } from './writer.js'
+
+export interface RecorderOptions {
+  /** The real back end: every request is forwarded to it (its base path is kept in front of the request's). */
+  target: string
+  /** Folder of routes.json and data/. Default `mocks`. */
+  out?: string
+  /** Default 9999; 0 picks a free one. */
+  port?: number
+  /** Default 127.0.0.1. */
+  host?: string
+  /** Header, query and body field names whose values are never written. */
+  redact?: string[]
+  /** Called once per request, after its answer was recorded (or not), with the log line. */
+  onRecord?: (line: string, result: RecordResult | undefined) => void
+}
+
+export interface RunningRecorder {
+  /** `http://HOST:PORT`, with a loopback host when bound to all interfaces. */
+  readonly url: string
+  readonly host: string
+  readonly port: number
+  readonly server: Server
+  readonly routesFile: string
+  /** What has been recorded so far. */
+  summary(): RecordSummary
+  /** Stops accepting connections, lets requests in flight finish and be written, then resolves with the summary. */
+  stop(): Promise<RecordSummary>
+}
+
+const MAX_BODY = 50 * 1024 * 1024
+
+/**
+ * Starts a recording listener: every request goes to `target`, the client gets the real answer
+ * unchanged, and what was seen is written as routes.json and data files as it goes
+ * (docs/behaviour.md, "Record, import and proxy").
+ *
+ * @example
+ * const recorder = await startRecorder({ target: 'http://localhost:8080', out: 'mocks', port: 0 })
+ * await fetch(`${recorder.url}/v1/users`) // the real answer, recorded in mocks/routes.json
+ * console.log(await recorder.stop()) // { requests: 1, routes: 1, entries: 1, files: 1, clashes: [] }
+ */
+export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
+  const target = parseTarget(options.target)
+  if (typeof target === 'string') throw new Error(formatMessage(`cannot record: the target ${target}. Give the back end's base URL, such as --target http://localhost:8080.`))
+  const writer = createRecordWriter({ out: options.out ?? 'mocks', redact: options.redact })
+  const pending = new Set<Promise<unknown>>()
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    pending.add(promise)
+    promise.finally(() => pending.delete(promise)).catch(() => undefined)
+    return promise
+  }
+  const report = options.onRecord ?? (() => undefined)
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    const method = (req.method ?? 'GET').toUpperCase()
+    const path = req.url ?? '/'
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= MAX_BODY) chunks.push(chunk)
+    })
+    req.on('error', () => res.destroy())
+    req.on('end', () => {
+      const body = size === 0 ? null : Buffer.concat(chunks)
+      let answered: () => void = () => undefined
+      track(new Promise<void>((resolve) => (answered = resolve)))
+      forwardRequest(target, { method, url: path, rawHeaders: req.rawHeaders, body }, (error, response) => {
+        if (error || !response) {
+          const reason = (error as NodeJS.ErrnoException | null)?.code ?? error?.message ?? 'no response'
+          const answer = errorResponse(502, 'Bad Gateway', `${method} ${path} could not be recorded: the target ${options.target} did not answer (${reason}). Start the back end, or fix --target`, { target: options.target })
+          res.writeHead(502, answer.headers)
+          res.end(answer.body)
+          report(`${method} ${pathOnly(path)} 502 not recorded: the target did not answer (${reason})`, undefined)
+          answered()
+          return
+        }
+        const status = response.statusCode ?? 502
+        res.writeHead(status, response.statusMessage, responseHeadersToSend(response))
+        const received: Buffer[] = []
+        response.on('data', (chunk: Buffer) => {
+          received.push(chunk)
+          res.write(chunk)
+        })
+        response.on('error', () => {
+          res.destroy()
+          answered()
+        })
+        response.on('end', () => {
+          res.end()
+          const raw = Buffer.concat(received)
+          const responseHeaders = pairsOf(response.rawHeaders)
+          const encoding = response.headers['content-encoding']
+          const recorded = writer.add({
+            method,
+            url: targetlessUrl(path),
+            requestHeaders: pairsOf(req.rawHeaders),
+            requestBody: body,
+            status,
+            responseHeaders: responseHeaders.filter(([name]) => name.toLowerCase() !== 'content-encoding'),
+            responseBody: raw.byteLength === 0 ? null : decodeBody(raw, encoding),
+            origin: target.origin + target.pathname.replace(/\/+$/, ''),
+          })
+          recorded.then(
+            (result) => report(lineOf(method, path, status, result), result),
+            (failure: Error) => report(`${method} ${pathOnly(path)} ${status} not recorded: ${failure.message}`, undefined),
+          )
+          track(recorded).finally(answered).catch(() => undefined)
+        })
+      })
+    })
+  }
+
+  const server = createServer(handle)
+  const host = options.host ?? '127.0.0.1'
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 9999, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address
+  let stopping: Promise<RecordSummary> | undefined
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    host,
+    port: address.port,
+    server,
+    routesFile: writer.routesFile,
+    summary: () => writer.summary(),
+    stop() {
+      stopping ??= new Promise<void>((resolve) => {
+        // Keep-alive connections go as soon as their request in flight is answered; after 10 s, all go.
+        const idle = setInterval(() => server.closeIdleConnections(), 50)
+        const all = setTimeout(() => server.closeAllConnections(), 10_000)
+        server.close(() => {
+          clearInterval(idle)
+          clearTimeout(all)
+          resolve()
+        })
+        server.closeIdleConnections()
+      }).then(async () => {
+        while (pending.size > 0) await Promise.allSettled([...pending])
+        return writer.summary()
+      })
+      return stopping
+    },
+  }
+}
+
+/** The request's path and query on a placeholder origin: only they are recorded. */
+function targetlessUrl(path: string): string {
+  if (path.startsWith('/')) return new URL(path, 'http://recorded.invalid').href
+  const absolute = new URL(path)
+  return new URL(absolute.pathname + absolute.search, 'http://recorded.invalid').href
+}
+
+/** A path for the log, without its query (query values may be secrets). */
+function pathOnly(path: string): string {
+  const q = path.indexOf('?')
+  return q === -1 ? path : path.slice(0, q) + '?…'
+}
+
+/** The per-request line: what came in, what it answered and where it went. */
+export function lineOf(method: string, path: string, status: number, result: RecordResult): string {
+  const where = result.clash ? 'not written (clash, see the summary)' : result.skipped ? `not recorded: ${result.skipped}` : `-> ${result.route} ${result.method}${result.file ? ` (${result.file})` : ''}`
+  return `${method} ${pathOnly(path)} ${status} ${where}`
+}

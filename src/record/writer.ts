@@ -1,0 +1,595 @@
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import mime from 'mime'
+import { compileRoutes, type RouteTable } from '../core/compile-routes.js'
+import { findRoute, methodOf } from '../core/engine.js'
+import { ConfigError, formatMessage } from '../core/errors.js'
+import { memoryFiles } from '../core/memory-files.js'
+import { BodyParseError, mediaType, parseBodyNow, parseQuery } from '../core/request-data.js'
+import { contentTypeOf } from '../core/respond.js'
+import type { RouteEntryConfig, RoutesConfig, SequenceItemConfig } from '../core/types.js'
+import { validateRoutes } from '../core/validate-routes.js'
+import { parseJsonFile } from '../node/load-config.js'
+import { HOP_BY_HOP, SECRET_HEADERS, type RecordedExchange } from './exchange.js'
+
+/** What the writer did with one exchange. */
+export interface RecordResult {
+  /** The route key the request belongs to. */
+  route: string
+  /** Lower-case method key (`get`, `post`, ...). */
+  method: string
+  /** The data file that holds the answer's body, if it has one. */
+  file?: string
+  /** The existing routes file already answers this request: nothing was written for it. */
+  clash?: string
+  /** Why nothing was recorded (OPTIONS, a sequence or variant cap reached). */
+  skipped?: string
+}
+
+export interface RecordSummary {
+  /** Requests handed to the writer. */
+  requests: number
+  /** Route keys written by the recorder. */
+  routes: number
+  /** Entries written (a method with one answer counts one). */
+  entries: number
+  /** Data files written. */
+  files: number
+  /** One line per clash with the existing routes file. */
+  clashes: string[]
+}
+
+export interface RecordWriterOptions {
+  /** Folder of `routes.json` and `data/`. */
+  out: string
+  /** Header, query and body field names (case-insensitive) whose values never reach the disk. */
+  redact?: string[]
+}
+
+export interface RecordWriter {
+  readonly routesFile: string
+  readonly dataFolder: string
+  /** Records one exchange and writes what changed (data file first, then routes.json, each atomically). */
+  add(exchange: RecordedExchange): Promise<RecordResult>
+  summary(): RecordSummary
+}
+
+type Scalar = string | number | boolean | null
+type ParamValue = Scalar | string[]
+
+interface Answer {
+  status?: number
+  file?: string
+  url?: string
+  responseHeader?: Record<string, string>
+}
+
+interface Item {
+  answer: Answer
+  id: string
+  repeat: number
+}
+
+/** One distinct request (method, path, every scored value) and the answers it got, in order. */
+interface Variant {
+  values: Map<string, ParamValue>
+  items: Item[]
+}
+
+interface RecordedMethod {
+  variants: Map<string, Variant>
+  clash?: string
+  built?: RouteEntryConfig | RouteEntryConfig[]
+}
+
+interface RecordedRoute {
+  key: string
+  methods: Map<string, RecordedMethod>
+  /** Body hash -> data file name: one route's identical bodies share a file. */
+  files: Map<string, string>
+}
+
+/** Bounds that keep the recorder's memory flat however long it runs. */
+const MAX_VARIANTS = 500
+const MAX_ITEMS = 50
+const MAX_FIELDS = 200
+const MAX_VALUE = 1000
+const MAX_SECRETS = 1000
+const REDACTED = '[redacted]'
+const QUERY_METHODS = new Set(['GET', 'HEAD', 'DELETE'])
+const ABSENT = '\u0000absent'
+
+let tempCounter = 0
+/** Writes a file atomically: a temporary file beside it, then a rename over it. */
+export function writeAtomic(path: string, data: string | Uint8Array): void {
+  const temp = `${path}.${process.pid}.${++tempCounter}.tmp`
+  writeFileSync(temp, data)
+  renameSync(temp, path)
+}
+
+function isTextType(type: string): boolean {
+  return type.startsWith('text/') || type === 'application/json' || type === 'application/xml' || type === 'application/javascript' || type === 'application/x-www-form-urlencoded' || /\+(json|xml)$/.test(type)
+}
+
+/** A file-name stem from a route key: `v1/users/42` -> `v1-users-42`. */
+function slug(key: string): string {
+  const text = key
+    .replace(/%[0-9a-f]{2}/gi, '-')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .slice(0, 80)
+  return text === '' ? 'index' : text
+}
+
+/** The route key of a request path: no leading or trailing slash (`/` itself stays `/`). */
+function routeKeyOf(pathname: string): string {
+  const key = pathname.replace(/^\/+|\/+$/g, '')
+  return key === '' ? '/' : key
+}
+
+/**
+ * Flattens a parsed body into the paths `params` score (`a.b`, `items[0].id`): scalars only,
+ * bounded in number and length. Keys holding `.`, `[` or `]` below the top level are skipped
+ * (a path could not name them).
+ */
+function flatten(tree: unknown, out: Map<string, ParamValue>, redact: Set<string>, secrets: Set<string>, prefix = '', depth = 0): void {
+  if (out.size >= MAX_FIELDS || depth > 8) return
+  if (Array.isArray(tree)) {
+    tree.forEach((value, index) => flatten(value, out, redact, secrets, `${prefix}[${index}]`, depth + 1))
+    return
+  }
+  if (tree !== null && typeof tree === 'object') {
+    for (const [key, value] of Object.entries(tree)) {
+      if (prefix !== '' && /[.[\]]/.test(key)) continue
+      if (redact.has(key.toLowerCase())) {
+        collectSecrets(value, secrets)
+        continue
+      }
+      flatten(value, out, redact, secrets, prefix === '' ? key : `${prefix}.${key}`, depth + 1)
+      if (out.size >= MAX_FIELDS) return
+    }
+    return
+  }
+  if (prefix === '') return
+  if (typeof tree === 'string' && tree.length > MAX_VALUE) return
+  out.set(prefix, tree as Scalar)
+}
+
+function collectSecrets(value: unknown, secrets: Set<string>): void {
+  if (value === null || value === undefined) return
+  if (typeof value === 'object') {
+    for (const inner of Object.values(value)) collectSecrets(inner, secrets)
+    return
+  }
+  secrets.add(String(value))
+}
+
+/** The secrets a header value carries: the whole value, a token after its scheme, cookie values. */
+function headerSecrets(name: string, value: string, secrets: Set<string>): void {
+  secrets.add(value)
+  const lower = name.toLowerCase()
+  if (lower === 'authorization' || lower === 'proxy-authorization') {
+    const space = value.indexOf(' ')
+    if (space > 0) secrets.add(value.slice(space + 1).trim())
+  } else if (lower === 'cookie' || lower === 'set-cookie') {
+    const pairs = lower === 'cookie' ? value.split(';') : [value.split(';')[0]!]
+    for (const pair of pairs) {
+      const eq = pair.indexOf('=')
+      if (eq > 0) secrets.add(pair.slice(eq + 1).trim())
+    }
+  }
+}
+
+/** Replaces every secret (4 characters or more) in a text; JSON strings keep their quotes. */
+function scrub(text: string, secrets: Set<string>): string {
+  let result = text
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    if (secret.length < 4) continue
+    result = result.split(secret).join(REDACTED)
+    const encoded = encodeURIComponent(secret)
+    if (encoded !== secret) result = result.split(encoded).join(REDACTED)
+  }
+  return result
+}
+
+const sortedJson = (value: unknown) => JSON.stringify(value)
+
+/**
+ * Creates the writer that turns exchanges into mockyard's own routes.json and data files
+ * (docs/behaviour.md, "Record, import and proxy"). An existing routes.json is merged: its keys
+ * and entries stay as they are, and a request it already answers is reported as a clash.
+ *
+ * @example
+ * const writer = createRecordWriter({ out: 'mocks', redact: ['apiKey'] })
+ * await writer.add({ method: 'GET', url: 'http://api.test/v1/users', requestHeaders: [], requestBody: null,
+ *   status: 200, responseHeaders: [['content-type', 'application/json']], responseBody: new TextEncoder().encode('[]') })
+ * writer.summary() // { requests: 1, routes: 1, entries: 1, files: 1, clashes: [] }
+ */
+export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
+  const out = resolve(options.out)
+  const routesFile = join(out, 'routes.json')
+  const dataFolder = join(out, 'data')
+  const redact = new Set((options.redact ?? []).map((name) => name.toLowerCase()))
+  mkdirSync(dataFolder, { recursive: true })
+
+  let base: RoutesConfig = {}
+  if (existsSync(routesFile)) {
+    const parsed = parseJsonFile(readFileSync(routesFile, 'utf8'), routesFile)
+    if (parsed.problem) throw new ConfigError([parsed.problem])
+    const { errors } = validateRoutes(parsed.value, routesFile)
+    if (errors.length > 0) throw new ConfigError(errors)
+    base = parsed.value as RoutesConfig
+  }
+  const baseTable: RouteTable = compileRoutes([{ file: routesFile, routes: base, files: memoryFiles({}) }])
+  /** Base keys by their lookup form, so recorded methods join a hand-written route of the same path. */
+  const baseKeys = new Map<string, string>()
+  for (const key of Object.keys(base)) baseKeys.set(key.replace(/^\/+|\/+$/g, '').toLowerCase(), key)
+
+  const routes = new Map<string, RecordedRoute>()
+  const usedNames = new Set<string>()
+  let requests = 0
+  let filesWritten = 0
+  const clashes: string[] = []
+  const knownSecrets = new Set<string>()
+  let queue: Promise<unknown> = Promise.resolve()
+
+  /** The values `params` can score for this request, redacted names left out. */
+  async function valuesOf(exchange: RecordedExchange, url: URL, secrets: Set<string>): Promise<Map<string, ParamValue>> {
+    const values = new Map<string, ParamValue>()
+    const method = exchange.method.toUpperCase()
+    if (!QUERY_METHODS.has(method)) {
+      const type = exchange.requestHeaders.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? null
+      try {
+        const tree = await parseBodyNow(exchange.requestBody, type)
+        if (tree !== undefined) flatten(tree, values, redact, secrets)
+      } catch (error) {
+        if (!(error instanceof BodyParseError)) throw error
+      }
+    }
+    for (const [name, value] of parseQuery(url.search)) {
+      if (redact.has(name.toLowerCase())) {
+        collectSecrets(value, secrets)
+        continue
+      }
+      if (values.has(name) || values.size >= MAX_FIELDS) continue
+      if ((Array.isArray(value) ? value.join('') : value).length > MAX_VALUE) continue
+      values.set(name, value)
+    }
+    return values
+  }
+
+  /** A data file name for a body of this route, never one already taken by someone else. */
+  function fileFor(route: RecordedRoute, method: string, bytes: Uint8Array, type: string): string {
+    const hash = createHash('sha1').update(bytes).digest('hex')
+    const known = route.files.get(hash)
+    if (known) return known
+    const extension = (type && mime.getExtension(type)) || (/\+json$/.test(type) || (type === '' && looksLikeJson(bytes)) ? 'json' : /\+xml$/.test(type) ? 'xml' : 'bin')
+    // `feed.xml` holds XML: `feed.xml`, not `feed.xml.xml`.
+    const base = slug(route.key)
+    const stem = (base.toLowerCase().endsWith(`.${extension}`) && base.length > extension.length + 1 ? base.slice(0, -extension.length - 1) : base) + (method === 'get' ? '' : `-${method}`)
+    for (let n = 1; ; n++) {
+      const name = `${stem}${n === 1 ? '' : `-${n}`}.${extension}`
+      if (usedNames.has(name.toLowerCase())) continue
+      const path = join(dataFolder, name)
+      if (existsSync(path)) {
+        // A file of an earlier recording with these very bytes is reused; anything else is left alone.
+        if (statSync(path).size !== bytes.byteLength || createHash('sha1').update(readFileSync(path)).digest('hex') !== hash) continue
+      } else {
+        writeAtomic(path, bytes)
+        filesWritten++
+      }
+      usedNames.add(name.toLowerCase())
+      route.files.set(hash, name)
+      return name
+    }
+  }
+
+  function answerOf(exchange: RecordedExchange, route: RecordedRoute, method: string, secrets: Set<string>): Answer {
+    const answer: Answer = {}
+    if (exchange.status !== 200) answer.status = exchange.status
+    const headers: Record<string, string> = {}
+    let location: string | undefined
+    let contentType = ''
+    for (const [name, value] of exchange.responseHeaders) {
+      const lower = name.toLowerCase()
+      if (SECRET_HEADERS.has(lower) || redact.has(lower)) {
+        headerSecrets(lower, value, secrets)
+        continue
+      }
+      if (lower === 'content-type') contentType = value
+      else if (lower === 'location') location = value
+      else if (lower === 'content-disposition' || (lower.startsWith('x-') && !HOP_BY_HOP.has(lower))) headers[name] = value
+    }
+    if (location !== undefined) location = ownPath(location, exchange.origin ?? new URL(exchange.url).origin)
+    const redirect = exchange.status >= 300 && exchange.status < 400 && location !== undefined
+    if (redirect) {
+      answer.url = scrub(location!, secrets)
+      if (exchange.status === 302) delete answer.status
+    } else if (location !== undefined) headers['Location'] = location
+    const type = mediaType(contentType)
+    const body = exchange.responseBody
+    if (!redirect && body && body.byteLength > 0 && exchange.status !== 204 && exchange.status !== 304 && method !== 'head') {
+      let bytes = body
+      if (isTextType(type) || (type === '' && looksLikeJson(body))) {
+        const text = new TextDecoder().decode(body)
+        if (type === 'application/json' || type.endsWith('+json')) collectJsonSecrets(text, redact, secrets)
+        const clean = scrub(text, secrets)
+        if (clean !== text) bytes = new TextEncoder().encode(clean)
+      }
+      answer.file = fileFor(route, method, bytes, type)
+      // The mock types a file by its extension: keep the real type where the two differ.
+      if (type !== '' && mediaType(contentTypeOf(answer.file)) !== type) headers['Content-Type'] = contentType
+    } else if (type !== '' && method === 'head') headers['Content-Type'] = contentType
+    for (const name of Object.keys(headers)) headers[name] = scrub(headers[name]!, secrets)
+    if (Object.keys(headers).length > 0) answer.responseHeader = headers
+    return answer
+  }
+
+  async function record(exchange: RecordedExchange): Promise<RecordResult> {
+    requests++
+    const url = new URL(exchange.url)
+    const key = routeKeyOf(url.pathname)
+    const method = exchange.method.toLowerCase()
+    if (method === 'options' || !['get', 'head', 'post', 'put', 'patch', 'delete'].includes(method)) {
+      return { route: key, method, skipped: `${exchange.method} is not recorded (mockyard answers preflights itself)` }
+    }
+    if (exchange.status === 304) {
+      // The answer to a conditional request (If-None-Match...): the client had the body already, and a mock
+      // that replayed it would send 304 to clients that have nothing cached.
+      return { route: key, method, skipped: '304 Not Modified answers a conditional request; request it without If-None-Match/If-Modified-Since to record the body' }
+    }
+    const normal = key === '/' ? '' : key.toLowerCase()
+    let route = routes.get(normal)
+    if (!route) {
+      route = { key: baseKeys.get(normal) ?? key, methods: new Map(), files: new Map() }
+      routes.set(normal, route)
+    }
+    let recorded = route.methods.get(method)
+    if (!recorded) {
+      recorded = { variants: new Map() }
+      const found = findRoute(baseTable, url.pathname)
+      if (found && methodOf(found.route, method.toUpperCase())) {
+        recorded.clash = `${method.toUpperCase()} ${url.pathname}: recorded but not written, ${routesFile} already answers it (route "${found.route.key}"). Remove that route's ${method} key to record it, or record into another --out`
+        clashes.push(recorded.clash)
+      }
+      route.methods.set(method, recorded)
+    }
+    if (recorded.clash) return { route: route.key, method, clash: recorded.clash }
+
+    // Secrets seen earlier in the session count too: a cookie set by one answer may show up in the next.
+    const secrets = new Set<string>(knownSecrets)
+    for (const [name, value] of exchange.requestHeaders) {
+      const lower = name.toLowerCase()
+      if (SECRET_HEADERS.has(lower) || redact.has(lower)) headerSecrets(lower, value, secrets)
+    }
+    const values = await valuesOf(exchange, url, secrets)
+    for (const [name, value] of values) {
+      const text = Array.isArray(value) ? value.join('\n') : String(value)
+      for (const secret of secrets) if (secret.length >= 4 && text.includes(secret)) values.delete(name)
+    }
+    const signature = sortedJson([...values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    const answer = answerOf(exchange, route, method, secrets)
+    for (const secret of secrets) if (knownSecrets.size < MAX_SECRETS && secret.length >= 4) knownSecrets.add(secret)
+    const id = JSON.stringify(answer)
+    const done: RecordResult = { route: route.key, method, file: answer.file }
+    let variant = recorded.variants.get(signature)
+    if (!variant) {
+      // A new request the entries written so far already answer this very way adds nothing
+      // (a cache-busting parameter, a field that does not matter): keep neither it nor a line.
+      recorded.built ??= buildMethod([...recorded.variants.values()])
+      if (recorded.variants.size > 0 && answeredAs(recorded.built, values) === id) return done
+      if (recorded.variants.size >= MAX_VARIANTS) return { ...done, skipped: `${route.key} ${method} has ${MAX_VARIANTS} variants already` }
+      variant = { values, items: [] }
+      recorded.variants.set(signature, variant)
+    }
+    const items = variant.items
+    const last = items[items.length - 1]
+    if (last && last.id === id) {
+      last.repeat++
+      // One answer so far: the routes file does not change.
+      if (items.length === 1) return done
+    } else if (items.length >= MAX_ITEMS) {
+      return { ...done, skipped: `the sequence of ${route.key} ${method} has ${MAX_ITEMS} answers already` }
+    } else items.push({ answer, id, repeat: 1 })
+    // A sequence that went round once more (A, B, A, B) is its first cycle: the mock starts over too.
+    const half = items.length / 2
+    if (items.length % 2 === 0 && items.slice(0, half).every((item, i) => item.id === items[i + half]!.id && item.repeat === items[i + half]!.repeat)) {
+      items.length = half
+    }
+    const before = recorded.built
+    recorded.built = buildMethod([...recorded.variants.values()])
+    if (before === undefined || JSON.stringify(before) !== JSON.stringify(recorded.built)) writeRoutes()
+    return done
+  }
+
+  function writeRoutes(): void {
+    const output: Record<string, unknown> = { ...(base as Record<string, unknown>) }
+    for (const route of routes.values()) {
+      const methods: Record<string, unknown> = {}
+      for (const [method, recorded] of route.methods) {
+        if (recorded.clash || recorded.variants.size === 0) continue
+        recorded.built ??= buildMethod([...recorded.variants.values()])
+        methods[method] = recorded.built
+      }
+      if (Object.keys(methods).length === 0) continue
+      const existing = output[route.key]
+      output[route.key] = existing && typeof existing === 'object' ? { ...existing, ...methods } : methods
+    }
+    writeAtomic(routesFile, JSON.stringify(output, null, 2) + '\n')
+  }
+
+  return {
+    routesFile,
+    dataFolder,
+    add(exchange) {
+      const result = queue.then(() => record(exchange))
+      queue = result.catch(() => undefined)
+      return result
+    },
+    summary() {
+      let routeCount = 0
+      let entries = 0
+      for (const route of routes.values()) {
+        let written = false
+        for (const recorded of route.methods.values()) {
+          if (recorded.clash || recorded.variants.size === 0) continue
+          written = true
+          recorded.built ??= buildMethod([...recorded.variants.values()])
+          entries += Array.isArray(recorded.built) ? recorded.built.length : 1
+        }
+        if (written) routeCount++
+      }
+      return { requests, routes: routeCount, entries, files: filesWritten, clashes: [...clashes] }
+    },
+  }
+}
+
+/** A `Location` on the back end's own origin (and base path) as a path: `http://api/v2/x` -> `/x`. */
+function ownPath(location: string, origin: string): string {
+  const base = origin.replace(/\/+$/, '')
+  if (location === base) return '/'
+  if (location.startsWith(base) && /^[/?#]/.test(location.slice(base.length))) {
+    const rest = location.slice(base.length)
+    return rest.startsWith('/') ? rest : '/' + rest
+  }
+  return location
+}
+
+function looksLikeJson(bytes: Uint8Array): boolean {
+  const first = bytes.find((b) => b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09)
+  return first === 0x7b || first === 0x5b
+}
+
+function collectJsonSecrets(text: string, redact: Set<string>, secrets: Set<string>): void {
+  if (redact.size === 0) return
+  let tree: unknown
+  try {
+    tree = JSON.parse(text)
+  } catch {
+    return
+  }
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return
+    for (const [key, value] of Object.entries(node)) {
+      if (redact.has(key.toLowerCase())) collectSecrets(value, secrets)
+      else walk(value)
+    }
+  }
+  walk(tree)
+}
+
+/**
+ * The answer the written entries give a request with these values, as the engine scores them
+ * (most hits, then fewest misses, then the later entry), or `undefined` when that answer is a
+ * sequence or nothing answers. Only the shapes `buildMethod` writes occur: scalars and lists.
+ */
+function answeredAs(built: RouteEntryConfig | RouteEntryConfig[], values: Map<string, ParamValue>): string | undefined {
+  let best: RouteEntryConfig | undefined
+  let bestScore = -Infinity
+  for (const entry of Array.isArray(built) ? built : [built]) {
+    let hits = 0
+    let misses = 0
+    let out = false
+    for (const [key, condition] of Object.entries(entry.params ?? {})) {
+      const value = values.get(key)
+      if (value === undefined) {
+        misses += Array.isArray(condition) ? condition.length : 1
+        continue
+      }
+      const given = (Array.isArray(value) ? value : [value]).map(String)
+      const wanted = (Array.isArray(condition) ? condition : [condition]).map(String)
+      const found = wanted.filter((w) => given.includes(w)).length
+      if (found === 0 || (!Array.isArray(condition) && found !== 1)) out = true
+      hits += found
+      misses += wanted.length - found
+    }
+    const score = hits * 1_000_000 - misses
+    if (!out && score >= bestScore) {
+      best = entry
+      bestScore = score
+    }
+  }
+  if (!best || best.response) return undefined
+  const { params: _params, ...answer } = best
+  return JSON.stringify(answer)
+}
+
+/** The answer part of an entry: one answer as it is, several as a `response` sequence. */
+function answerEntry(items: Item[]): RouteEntryConfig {
+  if (items.length === 1) return { ...items[0]!.answer }
+  return {
+    response: items.map((item): SequenceItemConfig => (item.repeat > 1 ? { ...item.answer, repeat: item.repeat } : { ...item.answer })),
+  }
+}
+
+const projection = (variant: Variant, keys: readonly string[]) => keys.map((key) => (variant.values.has(key) ? JSON.stringify(variant.values.get(key)) : ABSENT)).join('\u0001')
+
+/**
+ * The entries of one method. Variants that got the same answers need no conditions; otherwise
+ * `params` keys that tell apart the variants with different answers are chosen greedily (the
+ * key that separates the most pairs per entry it adds first), and each entry lists the values its
+ * requests had for them. With every entry naming its request's own values, the engine's scoring
+ * picks the right one for each recorded request (docs/behaviour.md, "Selecting the entry (scoring)").
+ */
+function buildMethod(variants: Variant[]): RouteEntryConfig | RouteEntryConfig[] {
+  const answerIds = variants.map((variant) => variant.items.map((item) => `${item.id}*${item.repeat}`).join('|'))
+  if (new Set(answerIds).size === 1) return answerEntry(variants[0]!.items)
+  const allKeys: string[] = []
+  for (const variant of variants) for (const key of variant.values.keys()) if (!allKeys.includes(key)) allKeys.push(key)
+  /** Pairs of variants with different answers that the keys cannot tell apart, and the entries the keys make. */
+  const split = (keys: readonly string[]): { conflicts: number; groups: number } => {
+    const groups = new Map<string, Map<string, number>>()
+    variants.forEach((variant, index) => {
+      const group = projection(variant, keys)
+      let counts = groups.get(group)
+      if (!counts) groups.set(group, (counts = new Map()))
+      counts.set(answerIds[index]!, (counts.get(answerIds[index]!) ?? 0) + 1)
+    })
+    let total = 0
+    for (const counts of groups.values()) {
+      let n = 0
+      let same = 0
+      for (const count of counts.values()) {
+        n += count
+        same += count * count
+      }
+      total += (n * n - same) / 2
+    }
+    return { conflicts: total, groups: groups.size }
+  }
+  // Each step takes the key that resolves the most conflicting pairs per entry it adds: a
+  // cache-busting parameter resolves every pair but makes one entry per request, so a key with
+  // few values that decides the answer wins over it.
+  const chosen: string[] = []
+  let current = split(chosen)
+  while (current.conflicts > 0) {
+    let bestKey: string | undefined
+    let bestSplit = current
+    let bestScore = 0
+    for (const key of allKeys) {
+      if (chosen.includes(key)) continue
+      const next = split([...chosen, key])
+      if (next.conflicts >= current.conflicts) continue
+      const score = (current.conflicts - next.conflicts) / (next.groups - current.groups + 1)
+      if (score > bestScore || (score === bestScore && next.groups < bestSplit.groups)) {
+        bestScore = score
+        bestSplit = next
+        bestKey = key
+      }
+    }
+    if (bestKey === undefined) break
+    chosen.push(bestKey)
+    current = bestSplit
+  }
+  const entries = new Map<string, RouteEntryConfig>()
+  for (const variant of variants) {
+    const group = projection(variant, chosen)
+    if (entries.has(group)) continue
+    const params: Record<string, ParamValue> = {}
+    for (const key of chosen) if (variant.values.has(key)) params[key] = variant.values.get(key)!
+    entries.set(group, { params, ...answerEntry(variant.items) })
+  }
+  return [...entries.values()]
+}
