@@ -33,8 +33,11 @@ Options:
   -v, --version           show the version
 
 Commands:
-  mockyard record --target <url>   record a back end's answers as mocks (record --help)
-  mockyard import <file.har>       write the requests of a HAR file as mocks (import --help)
+  mockyard check [--openapi <file>]  check the mocks (and against an OpenAPI document) (check --help)
+  mockyard record --target <url>     record a back end's answers as mocks (record --help)
+  mockyard import <file.har>         write the requests of a HAR file as mocks (import --help)
+
+While it runs, the dashboard is at http://HOST:PORT/__mockyard/ (from this machine).
 
 Examples:
   mockyard
