@@ -4,8 +4,6 @@
  *
  * @see https://github.com/mswjs/interceptors/blob/v0.41.0/src/interceptors/ClientRequest/MockHttpSocket.ts
  */
-import { getRawRequest } from '@mswjs/interceptors'
-
 interface ClosableParser {
   close(): void
 }
@@ -19,8 +17,8 @@ interface ClosableParser {
  * Node does). `requestParser`/`responseParser` are fields of 0.41's MockHttpSocket; when they are
  * missing (another version) this does nothing.
  */
-export function closeParsersWithSocket(request: Request): void {
-  const raw = getRawRequest(request) as { socket?: unknown } | undefined
+export function closeParsersWithSocket(rawRequest: unknown): void {
+  const raw = rawRequest as { socket?: unknown } | undefined
   const socket = raw?.socket as
     | { once?(event: string, listener: () => void): unknown; requestParser?: Partial<ClosableParser>; responseParser?: Partial<ClosableParser> }
     | null

@@ -5,18 +5,17 @@
  *
  * - `fetch`: mockyard's own patch (patch-fetch.ts, with fetch's behaviour for mocked responses in
  *   fetch-semantics.ts).
- * - `http`/`https` and `XMLHttpRequest`: `@mswjs/interceptors` 0.41's ClientRequest and
- *   XMLHttpRequest interceptors, with a workaround for a parser leak of the former
- *   (client-request-parsers.ts).
+ * - `http`/`https`: `@mswjs/interceptors` 0.41's ClientRequest interceptor, loaded by the first
+ *   request that needs it (client-request.ts), with a workaround for its parser leak
+ *   (client-request-parsers.ts);
+ * - `XMLHttpRequest`: its XMLHttpRequest interceptor, loaded only where a global
+ *   `XMLHttpRequest` exists when the interception starts (jsdom, happy-dom).
  *
  * Why not msw 3's `setupServer` or the interceptors 0.45 it ships, with figures: bench/README.md.
  */
-import { syncBuiltinESMExports } from 'node:module'
-import { BatchInterceptor } from '@mswjs/interceptors'
-import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest'
-import { XMLHttpRequestInterceptor } from '@mswjs/interceptors/XMLHttpRequest'
+import { createRequire } from 'node:module'
 import { formatMessage } from '../../core/errors.js'
-import { closeParsersWithSocket } from './client-request-parsers.js'
+import { interceptClientRequests, type InterceptedRequest } from './client-request.js'
 import { currentFetchClasses } from './fetch-semantics.js'
 import { patchFetch } from './patch-fetch.js'
 
@@ -168,13 +167,7 @@ export function startInterception(options: InterceptionOptions): Interception {
     return failure
   }
 
-  const interceptor = new BatchInterceptor({
-    name: 'mockyard-interception',
-    interceptors: [new ClientRequestInterceptor(), new XMLHttpRequestInterceptor()],
-  })
-
-  interceptor.on('request', async ({ request, controller }) => {
-    closeParsersWithSocket(request)
+  const onRequest = async ({ request, controller }: InterceptedRequest): Promise<void> => {
     // `request` itself stays unread so that it can still go to the network.
     const response = await resolve(copyOf(request))
     if (response !== undefined) {
@@ -184,13 +177,12 @@ export function startInterception(options: InterceptionOptions): Interception {
     const failure = await unhandled(request)
     // 'warn' and 'bypass': returning without an answer lets the request through.
     if (failure) controller.errorWith(failure)
-  })
+  }
 
   // Taken before the ClientRequest interceptor replaces the globals with recording Proxies.
   const unpatchFetch = patchFetch({ resolve, unhandled }, currentFetchClasses())
-  interceptor.apply()
-  // `import { get } from 'node:http'` bindings only follow the patched module objects after this.
-  syncBuiltinESMExports()
+  const stopClientRequests = interceptClientRequests(onRequest)
+  const stopXhr = typeof globalThis.XMLHttpRequest === 'function' ? interceptXhr(onRequest) : undefined
 
   let disposed = false
   const handle = {
@@ -198,11 +190,23 @@ export function startInterception(options: InterceptionOptions): Interception {
       if (disposed) return
       disposed = true
       unpatchFetch?.()
-      interceptor.dispose()
-      syncBuiltinESMExports()
+      stopClientRequests()
+      stopXhr?.()
       if (activeInterception() === handle) setActiveInterception(undefined)
     },
   }
   setActiveInterception(handle)
   return handle
+}
+
+/** Intercepts the global `XMLHttpRequest` (jsdom, happy-dom) with @mswjs/interceptors 0.41. */
+function interceptXhr(onRequest: (args: InterceptedRequest) => Promise<void>): () => void {
+  const require = createRequire(import.meta.url)
+  const { XMLHttpRequestInterceptor } = require('@mswjs/interceptors/XMLHttpRequest') as {
+    XMLHttpRequestInterceptor: new () => { on(event: 'request', listener: typeof onRequest): unknown; apply(): void; dispose(): void }
+  }
+  const interceptor = new XMLHttpRequestInterceptor()
+  interceptor.on('request', onRequest)
+  interceptor.apply()
+  return () => interceptor.dispose()
 }
