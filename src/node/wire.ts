@@ -45,7 +45,8 @@ function hostCount(raw: readonly string[]): number {
  */
 export function requestTarget(req: IncomingMessage): RequestTarget {
   const raw = req.url ?? '/'
-  if (raw.startsWith('/')) {
+  // `OPTIONS *` asks what the server as a whole supports: answered like a preflight.
+  if (raw.startsWith('/') || (raw === '*' && req.method === 'OPTIONS')) {
     const host = req.headers.host
     const count = hostCount(req.rawHeaders)
     if (host === undefined || count === 0) return { problem: 'the request has no Host header' }
@@ -118,6 +119,27 @@ export function answerThenDrain(req: IncomingMessage, res: ServerResponse, respo
 }
 
 /**
+ * Answers a `CONNECT host:port` request (a tunnel, what a client asks of a forward proxy) with a
+ * JSON 400 and closes that connection: mockyard opens no tunnels, and without an answer the
+ * client would only see the connection drop.
+ */
+export function answerConnect(req: IncomingMessage, socket: Duplex): void {
+  const target = preview(req.url ?? '', 80)
+  const body = errorResponse(400, 'Bad Request', `CONNECT ${target} refused: mockyard is not a proxy and opens no tunnels. Send requests to mockyard itself (a path such as /v1/users), or use the proxy option to forward the requests no route answers`).body as string
+  writeRawError(socket, 400, body)
+}
+
+/** Writes a whole error response on a socket the HTTP parser has let go of, then closes it. */
+function writeRawError(socket: Duplex, status: number, body: string): void {
+  if (!socket.writable) {
+    socket.destroy()
+    return
+  }
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+  setTimeout(() => socket.destroy(), 1000).unref()
+}
+
+/**
  * Answers bytes that are not HTTP (the parser's errors) with a JSON error instead of node's bare
  * one, then closes that connection; the server keeps serving the others.
  */
@@ -131,6 +153,5 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const what = status === 431 ? 'the request headers are too large' : status === 408 ? 'the request took too long to arrive' : `the request is not valid HTTP (${error.code ?? error.message})`
   const fix = status === 431 ? 'Send fewer or smaller headers' : 'Send a well-formed HTTP/1.1 request'
   const body = errorResponse(status, STATUS_CODES[status] ?? 'Bad Request', `${what}. ${fix}`).body as string
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
-  setTimeout(() => socket.destroy(), 1000).unref()
+  writeRawError(socket, status, body)
 }

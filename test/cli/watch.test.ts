@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { request as httpRequest } from 'node:http'
+import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
@@ -372,6 +373,34 @@ describe('signals', { timeout: 60_000 }, () => {
     // fetch keeps the connection open after this answer.
     expect(await body(`${running.url}/v1/a`)).toBe('{}')
     expect(await stopWith(running, 'SIGINT')).toBe(0)
+  })
+
+  it('a connection whose request has not fully arrived (a stalled head) does not hold the stop: closed at once, while the request in flight is answered', async () => {
+    const app = tempApp()
+    const { routes } = appWithRoutes(app, { 'v1/slow': { file: 'a.json', latency: 1500 }, 'v1/fast': { file: 'a.json', latency: 0 } }, { 'a.json': '{"a":1}' })
+    const running = await startCli(['--routes', routes, '--port', '0', '--host', '127.0.0.1'], app, join(app, 'out.log'))
+    const port = Number(new URL(running.url).port)
+    const order: string[] = []
+    const open = (name: string, bytes: string) => {
+      const socket = connect(port, '127.0.0.1')
+      let text = ''
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')))
+      socket.on('error', () => {})
+      const closed = new Promise<string>((resolve) => socket.on('close', () => (order.push(name), resolve(text))))
+      const written = new Promise<void>((resolve) => socket.write(bytes, () => resolve()))
+      return { closed, written }
+    }
+    const stalled = open('stalled', 'GET /v1/fast HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: ')
+    const slow = open('slow', 'GET /v1/slow HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
+    await Promise.all([stalled.written, slow.written])
+    expect(await body(`${running.url}/v1/fast`)).toBe('{"a":1}')
+    running.child.kill('SIGTERM')
+    expect(await stalled.closed).toBe('')
+    const answer = await slow.closed
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(answer.endsWith('\r\n\r\n{"a":1}')).toBe(true)
+    expect(order).toEqual(['stalled', 'slow'])
+    expect(await running.exit).toBe(0)
   })
 
   it('a second signal exits at once, without waiting for requests in flight', async () => {
