@@ -103,6 +103,17 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
     send(res, 403, { error: 'Forbidden', message: formatMessage(`${method} ${url.pathname} refused: ${refusal}. Call them from your test runner on this machine, or set admin: { allowRemote: true } to open them.`) })
     return true
   }
+  // Every admin request's body is read within `limit` before anything acts, so that a body over
+  // it is a 413 that changes nothing, whichever endpoint it was sent to (docs/behaviour.md,
+  // "Errors and limits").
+  let bytes: Uint8Array | null
+  try {
+    bytes = await readAll(req, options.limit)
+  } catch (error) {
+    if (!(error instanceof PayloadTooLargeError)) throw error
+    if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, url.pathname, error, options.limit, undefined))
+    return true
+  }
   const raw = req.headers[SESSION_HEADER]
   const session = (Array.isArray(raw) ? raw[0] : raw) ?? undefined
   const allow = (methods: string) => {
@@ -143,7 +154,6 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
       if (method !== 'PUT') return allow('GET, PUT')
       // Validated whole before anything applies: over limit, too deep or invalid changes nothing.
       try {
-        const bytes = await readAll(req, options.limit)
         let body: unknown
         try {
           body = JSON.parse(new TextDecoder().decode(bytes ?? new Uint8Array()))
@@ -154,10 +164,6 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
         instance.useRoutes(body as never, session)
         send(res, 200, instance.routes(session))
       } catch (error) {
-        if (error instanceof PayloadTooLargeError) {
-          if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, url.pathname, error, options.limit, undefined))
-          return true
-        }
         send(res, 400, {
           error: 'Bad Request',
           message: error instanceof ConfigError ? error.message : formatMessage(`${(error as Error).message}. Send a routes.json-shaped JSON object; nothing was changed.`),

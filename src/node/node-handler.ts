@@ -268,13 +268,22 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
     const proceed = (): void => {
       try {
         if (method === 'OPTIONS') {
-          const headers = preflightHeaders(origin, req.headers['access-control-request-headers'] ?? null, req.headers['access-control-request-private-network'] === 'true')
-          // `OPTIONS *`: what the server as a whole answers (docs/behaviour.md, "Requests on the wire").
-          if (path === '*') headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
-          writeMockResponse(res, { status: 204, headers, body: null }, true)
+          // A preflight's body is not used, but one over `limit` is a 413 as on every path.
+          readBody(req, options.limit, (error) => (error ? fail(error) : preflight()))
           return
         }
         readBody(req, options.limit, answer)
+      } catch (error) {
+        fail(error)
+      }
+    }
+
+    const preflight = (): void => {
+      try {
+        const headers = preflightHeaders(origin, req.headers['access-control-request-headers'] ?? null, req.headers['access-control-request-private-network'] === 'true')
+        // `OPTIONS *`: what the server as a whole answers (docs/behaviour.md, "Requests on the wire").
+        if (path === '*') headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
+        writeMockResponse(res, { status: 204, headers, body: null }, true)
       } catch (error) {
         fail(error)
       }

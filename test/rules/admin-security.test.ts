@@ -157,6 +157,19 @@ describe('PUT /__mockyard/routes: validated whole before anything applies', () =
     expect((await routesNow()).body).not.toContain('v1/big')
   })
 
+  it('a body over limit sent to any admin endpoint: 413 JSON, and the endpoint does nothing (a reset does not reset)', async () => {
+    const padding = 'x'.repeat(20_000)
+    expect(await (await fetch(`${server.url}/v1/s`)).json()).toEqual({ file: 'one.json' })
+    for (const [method, path] of [['POST', '/__mockyard/reset'], ['GET', '/__mockyard/requests'], ['GET', '/__mockyard/routes'], ['GET', '/__mockyard/dashboard/state'], ['POST', '/__mockyard/nothing-here']]) {
+      const res = await rawRequest(server.url, path!, { method, headers: { 'content-length': String(padding.length) }, body: padding })
+      expect(res.status, `${method} ${path}`).toBe(413)
+      expect((JSON.parse(res.body.toString()) as { error: string }).error).toBe('Payload Too Large')
+      expect(accessControlHeaders(res.headers)).toEqual([])
+    }
+    // The refused reset did not restart the sequence.
+    expect(await (await fetch(`${server.url}/v1/s`)).json()).toEqual({ file: 'two.json' })
+  })
+
   it.each([
     ['not JSON', '{"v1/x":'],
     ['an array', '[1,2]'],

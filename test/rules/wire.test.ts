@@ -192,6 +192,13 @@ describe('Bodies over `limit`: the client reads the 413', () => {
     expect(res.head).not.toContain('100 continue')
   })
 
+  it('a preflight (OPTIONS) carrying a body over the limit: the same 413, not a 204', async () => {
+    const res = await upload(port, `OPTIONS /v1/simple HTTP/1.1\r\nHost: localhost\r\nOrigin: http://app.test\r\nContent-Length: ${64 * 1024}\r\n\r\n`, 64 * 1024)
+    expect(res.status).toBe(413)
+    expect((JSON.parse(res.body) as { error: string }).error).toBe('Payload Too Large')
+    expect(res.head).toContain('access-control-allow-origin: http://app.test')
+  })
+
   it('a body within the limit is served, and the server still serves after refusing', async () => {
     const res = await rawRequest(server.url, '/v1/upload', { method: 'POST', body: 'x'.repeat(1000) })
     expect(res.status).toBe(200)
