@@ -150,8 +150,12 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400
-  const what = status === 431 ? 'the request headers are too large' : status === 408 ? 'the request took too long to arrive' : `the request is not valid HTTP (${error.code ?? error.message})`
-  const fix = status === 431 ? 'Send fewer or smaller headers' : 'Send a well-formed HTTP/1.1 request'
+  const what =
+    status === 431 ? 'the request headers are too large'
+    : status === 408 ? 'the request took too long to arrive'
+    : status === 413 ? 'the extensions of a chunk of the body are too large (HPE_CHUNK_EXTENSIONS_OVERFLOW)'
+    : `the request is not valid HTTP (${error.code ?? error.message})`
+  const fix = status === 431 ? 'Send fewer or smaller headers' : status === 413 ? 'Send the body without chunk extensions' : 'Send a well-formed HTTP/1.1 request'
   const body = errorResponse(status, STATUS_CODES[status] ?? 'Bad Request', `${what}. ${fix}`).body as string
   writeRawError(socket, status, body)
 }

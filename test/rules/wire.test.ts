@@ -199,6 +199,14 @@ describe('Bodies over `limit`: the client reads the 413', () => {
     expect(res.head).toContain('access-control-allow-origin: http://app.test')
   })
 
+  it('chunk extensions over node\'s bound: 413 JSON saying so, not "not valid HTTP"', async () => {
+    const res = await exchange(port, `POST /v1/upload HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2;${'x'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`)
+    expect(res.status).toBe(413)
+    const body = JSON.parse(res.body) as { error: string; message: string }
+    expect(body.error).toBe('Payload Too Large')
+    expect(body.message).toBe('[mockyard] the extensions of a chunk of the body are too large (HPE_CHUNK_EXTENSIONS_OVERFLOW). Send the body without chunk extensions')
+  })
+
   it('a body within the limit is served, and the server still serves after refusing', async () => {
     const res = await rawRequest(server.url, '/v1/upload', { method: 'POST', body: 'x'.repeat(1000) })
     expect(res.status).toBe(200)
