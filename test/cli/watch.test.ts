@@ -237,6 +237,37 @@ describe('every way of saving is seen, every time', { timeout: 60_000 }, () => {
     expect(await stopWith(running)).toBe(0)
   })
 
+  it('a routes file and a data file that are symlinks: edits to their targets are seen, and so is a link pointed elsewhere', async () => {
+    const app = tempApp()
+    const mocks = join(app, 'mocks')
+    write(join(mocks, 'routes.dev.json'), JSON.stringify({ 'v1/a': { file: 'a.json' } }))
+    symlinkSync('routes.dev.json', join(mocks, 'routes.json'))
+    write(join(mocks, 'data', 'real-a.json'), '{"v":1}')
+    symlinkSync('real-a.json', join(mocks, 'data', 'a.json'))
+    const running = await startCli(['--routes', join(mocks, 'routes.json'), '--data', join(mocks, 'data'), '--port', '0', '--latency', '0', '--host', '127.0.0.1'], app, join(app, 'out.log'))
+    const a = `${running.url}/v1/a`
+    expect(await body(a)).toBe('{"v":1}')
+    // The target edited in place (what an editor opening the link's target does).
+    writeFileSync(join(mocks, 'data', 'real-a.json'), '{"v":2}')
+    await until(async () => (await body(a)) === '{"v":2}', 10_000, 'the edit of the data file behind the link')
+    writeFileSync(join(mocks, 'routes.dev.json'), JSON.stringify({ 'v1/a': { file: 'a.json' }, 'v1/b': { file: 'a.json' } }))
+    await until(async () => (await body(`${running.url}/v1/b`)) === '{"v":2}', 10_000, 'the edit of the routes file behind the link')
+    // The links pointed at other files (ln -sfn), then those files edited.
+    write(join(mocks, 'data', 'other-a.json'), '{"v":3}')
+    renameSync(join(mocks, 'data', 'a.json'), join(mocks, 'data', 'old-link'))
+    symlinkSync('other-a.json', join(mocks, 'data', 'a.json'))
+    await until(async () => (await body(a)) === '{"v":3}', 10_000, 'the data link pointed elsewhere')
+    writeFileSync(join(mocks, 'data', 'other-a.json'), '{"v":4}')
+    await until(async () => (await body(a)) === '{"v":4}', 10_000, 'the edit of the new target')
+    write(join(mocks, 'routes.prod.json'), JSON.stringify({ 'v1/a': { file: 'a.json' }, 'v1/c': { file: 'a.json' } }))
+    unlinkSync(join(mocks, 'routes.json'))
+    symlinkSync('routes.prod.json', join(mocks, 'routes.json'))
+    await until(async () => (await body(`${running.url}/v1/c`)) === '{"v":4}', 10_000, 'the routes link pointed elsewhere')
+    writeFileSync(join(mocks, 'routes.prod.json'), JSON.stringify({ 'v1/a': { file: 'a.json' }, 'v1/d': { file: 'a.json' } }))
+    await until(async () => (await body(`${running.url}/v1/d`)) === '{"v":4}', 10_000, 'the edit of the new routes target')
+    expect(await stopWith(running)).toBe(0)
+  })
+
   it('the whole data folder removed and created again, twice', async () => {
     const { data, running } = await setup()
     const a = `${running.url}/v1/a`
