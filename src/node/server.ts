@@ -8,7 +8,7 @@ import { closeEventStreams } from '../dashboard/index.js'
 import { handleAdmin } from './admin.js'
 import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
 import { createNodeHandler } from './node-handler.js'
-import { answerClientError, answerConnect, notContinued } from './wire.js'
+import { answerClientError, answerConnect, answerExpectation, notContinued } from './wire.js'
 import { parseSize, type MockyardOptions } from './options.js'
 
 const DEFAULT_LIMIT = 50 * 1024 * 1024
@@ -78,6 +78,8 @@ export async function listen(instance: Instance, host: string, port: number): Pr
   server.on('clientError', answerClientError)
   // A tunnel request (`CONNECT host:443`) gets a JSON 400 too, not a silently dropped connection.
   server.on('connect', answerConnect)
+  // An `Expect` other than 100-continue: a JSON 417, not node's bare one.
+  server.on('checkExpectation', answerExpectation)
   // `Expect: 100-continue` with a declared body over `limit`: the 413 comes instead of the 100.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (Number(req.headers['content-length'] ?? 0) > limit) notContinued.add(req)

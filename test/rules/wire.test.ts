@@ -207,6 +207,17 @@ describe('Bodies over `limit`: the client reads the 413', () => {
     expect(body.message).toBe('[mockyard] the extensions of a chunk of the body are too large (HPE_CHUNK_EXTENSIONS_OVERFLOW). Send the body without chunk extensions')
   })
 
+  it('an Expect other than 100-continue: 417 JSON with the CORS headers, not node\'s bare 417', async () => {
+    const res = await exchange(port, 'POST /v1/upload HTTP/1.1\r\nHost: localhost\r\nOrigin: http://app.test\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}')
+    expect(res.status).toBe(417)
+    expect(res.head).toContain('content-type: application/json')
+    expect(res.head).toContain('access-control-allow-origin: http://app.test')
+    expect(JSON.parse(res.body)).toEqual({
+      error: 'Expectation Failed',
+      message: '[mockyard] POST /v1/upload refused: the Expect header "200-ok" is not one mockyard can meet (only 100-continue is). Send the request without it',
+    })
+  })
+
   it('a body within the limit is served, and the server still serves after refusing', async () => {
     const res = await rawRequest(server.url, '/v1/upload', { method: 'POST', body: 'x'.repeat(1000) })
     expect(res.status).toBe(200)
