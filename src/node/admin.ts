@@ -110,7 +110,11 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
   try {
     bytes = await readAll(req, options.limit)
   } catch (error) {
-    if (!(error instanceof PayloadTooLargeError)) throw error
+    if (!(error instanceof PayloadTooLargeError)) {
+      // The client went away while sending: nobody to answer.
+      res.destroy()
+      return true
+    }
     if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, url.pathname, error, options.limit, undefined))
     return true
   }
