@@ -137,7 +137,10 @@ async function main(argv: string[]): Promise<void> {
     throw error
   }
   const running = await listen(instance, instance.options.host ?? '0.0.0.0', instance.options.port ?? 9999).catch((error: NodeJS.ErrnoException) => {
-    fail(`[mockyard] cannot listen on ${instance.options.host ?? '0.0.0.0'}:${instance.options.port ?? 9999}: ${error.code ?? error.message}. Pick another port with --port, or --port 0 for a free one.`, 1)
+    // The fix depends on what failed: the host (unknown name, not an address of this machine) or the port.
+    const hostProblem = error.code === 'ENOTFOUND' || error.code === 'EADDRNOTAVAIL' || error.code === 'EAI_AGAIN' || error.code === 'EAI_FAIL'
+    const fix = hostProblem ? 'Pick a host this machine has with --host, such as 127.0.0.1, ::1 or 0.0.0.0.' : 'Pick another port with --port, or --port 0 for a free one.'
+    fail(`[mockyard] cannot listen on ${instance.options.host ?? '0.0.0.0'}:${instance.options.port ?? 9999}: ${error.code ?? error.message}. ${fix}`, 1)
   })
   const shown = `http://${urlHostOf(running.host)}:${running.port}`
   process.stdout.write(`mockyard listening on ${shown}\n`)

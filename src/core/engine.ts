@@ -4,7 +4,7 @@ import { formatMessage } from './errors.js'
 import { explainUnmatched } from './explain.js'
 import { matchEntry, scoreAll, type MatchResult, type RequestValues } from './match-entry.js'
 import { BodyParseError, parseBodyNow, parseQuery, type EngineRequest } from './request-data.js'
-import { buildResponse, errorResponse, type MockResponse } from './respond.js'
+import { buildResponse, errorResponse, unservedFile, type MockResponse } from './respond.js'
 import { createSequenceState } from './sequence.js'
 import type { Logger } from './types.js'
 
@@ -181,7 +181,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     })
     const done = (response: MockResponse): HandleResult => {
       if (response.status === 404 && spec.file && (spec.status ?? 200) !== 404) {
-        options.logger?.error(formatMessage(`${method} ${url.pathname}: the data file "${spec.file.name}" of route ${route.key} (${entry}) does not exist in ${spec.file.source.label}. Add the file, or point the route at an existing one.`))
+        options.logger?.error(formatMessage(`${method} ${url.pathname}: the data file "${spec.file.name}" of route ${route.key} (${entry}) ${unservedFile(spec.file.source, spec.file.name)}.`))
       }
       return {
         matched: true,

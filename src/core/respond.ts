@@ -1,6 +1,7 @@
 import mime from 'mime/lite'
 import type { ResponseSpec } from './compile-routes.js'
 import { formatMessage } from './errors.js'
+import type { FileSource } from './types.js'
 
 /** A response as plain data: adapters turn it into a Fetch `Response` or write it to a socket. */
 export interface MockResponse {
@@ -100,12 +101,22 @@ export function buildResponse(spec: ResponseSpec, context: BuildContext): MockRe
   if (cached !== undefined) return fileResponse(status, headers, file.name, cached, context)
   return file.source.read(file.name).then((bytes) => {
     if (bytes === undefined) {
-      return errorResponse(404, 'Not Found', `the file "${file.name}" of ${context.describe()} does not exist in ${file.source.label}. Add the file, or point the route at an existing one`, {
+      return errorResponse(404, 'Not Found', `the file "${file.name}" of ${context.describe()} ${unservedFile(file.source, file.name)}`, {
         file: file.name,
       })
     }
     return fileResponse(status, headers, file.name, bytes, context)
   })
+}
+
+/**
+ * Why a data file that reads as missing is not served, and what to do: it does not exist, or it is
+ * a symlink leading out of its data folder (docs/behaviour.md, "Security").
+ */
+export function unservedFile(source: FileSource, name: string): string {
+  return source.leadsOutside?.(name)
+    ? `is a symlink leading outside ${source.label}, and is not served. Copy the file into the data folder, or point the symlink at a file inside it`
+    : `does not exist in ${source.label}. Add the file, or point the route at an existing one`
 }
 
 function fileResponse(status: number, headers: Record<string, string>, name: string, bytes: Uint8Array, context: BuildContext): MockResponse {

@@ -85,4 +85,6 @@ export interface FileSource {
   read(name: string): Promise<Uint8Array | undefined>
   /** The contents when already in memory, without a wait (the hot path); else `undefined`. */
   readCached?(name: string): Uint8Array | undefined
+  /** Whether a name that reads as missing is a symlink leading out of the folder (never served). */
+  leadsOutside?(name: string): boolean
 }

@@ -34,11 +34,13 @@ function parseUrl(text: string): URL | undefined {
  * origin is refused (another page driving them), and so is `Sec-Fetch-Site: cross-site` or
  * `same-site`. A page served by the listener itself sends its own origin, and is let through.
  */
-export function adminRefusal(req: IncomingMessage, allowRemote: boolean): string | undefined {
+export function adminRefusal(req: IncomingMessage, allowRemote: boolean, addressed?: string): string | undefined {
   if (allowRemote) return undefined
   if (!isLoopback(req.socket.remoteAddress)) return 'the admin endpoints answer loopback clients only'
-  const host = parseUrl(`http://${req.headers.host ?? ''}/`)
-  if (!host || req.headers.host === undefined || !isLoopbackName(host.hostname)) return 'the admin endpoints answer requests addressed to a loopback name or address only (localhost, 127.0.0.1, [::1]); the Host header named another'
+  // The host the request addressed: an absolute-form target's own (`GET http://evil.test/__mockyard/…`
+  // names evil.test whatever its Host header says), else the Host header.
+  const host = addressed !== undefined ? parseUrl(addressed) : req.headers.host === undefined ? undefined : parseUrl(`http://${req.headers.host}/`)
+  if (!host || !isLoopbackName(host.hostname)) return 'the admin endpoints answer requests addressed to a loopback name or address only (localhost, 127.0.0.1, [::1]); the request named another host'
   const origin = req.headers.origin
   if (origin !== undefined) {
     const url = parseUrl(origin)
@@ -91,14 +93,29 @@ function readAll(req: IncomingMessage, limit: number): Promise<Uint8Array | null
  * - `PUT /__mockyard/routes`: a routes.json-shaped body that adds or replaces routes, validated
  *   whole first (within `limit`, at most 64 levels deep, valid): otherwise nothing changes.
  */
-export async function handleAdmin(instance: Instance, req: IncomingMessage, res: ServerResponse, options: { path: string; limit: number }): Promise<boolean> {
+export async function handleAdmin(instance: Instance, req: IncomingMessage, res: ServerResponse, options: { path: string; limit: number; origin?: string }): Promise<boolean> {
   const url = new URL(options.path, 'http://admin')
   if (!url.pathname.startsWith(ADMIN_PREFIX)) return false
   const action = url.pathname.slice(ADMIN_PREFIX.length).replace(/\/+$/, '')
   const method = (req.method ?? 'GET').toUpperCase()
-  const refusal = adminRefusal(req, instance.options.admin?.allowRemote === true)
+  const refusal = adminRefusal(req, instance.options.admin?.allowRemote === true, options.origin)
   if (refusal !== undefined) {
     send(res, 403, { error: 'Forbidden', message: formatMessage(`${method} ${url.pathname} refused: ${refusal}. Call them from your test runner on this machine, or set admin: { allowRemote: true } to open them.`) })
+    return true
+  }
+  // Every admin request's body is read within `limit` before anything acts, so that a body over
+  // it is a 413 that changes nothing, whichever endpoint it was sent to (docs/behaviour.md,
+  // "Errors and limits").
+  let bytes: Uint8Array | null
+  try {
+    bytes = await readAll(req, options.limit)
+  } catch (error) {
+    if (!(error instanceof PayloadTooLargeError)) {
+      // The client went away while sending: nobody to answer.
+      res.destroy()
+      return true
+    }
+    if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, url.pathname, error, options.limit, undefined))
     return true
   }
   const raw = req.headers[SESSION_HEADER]
@@ -141,7 +158,6 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
       if (method !== 'PUT') return allow('GET, PUT')
       // Validated whole before anything applies: over limit, too deep or invalid changes nothing.
       try {
-        const bytes = await readAll(req, options.limit)
         let body: unknown
         try {
           body = JSON.parse(new TextDecoder().decode(bytes ?? new Uint8Array()))
@@ -152,10 +168,6 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
         instance.useRoutes(body as never, session)
         send(res, 200, instance.routes(session))
       } catch (error) {
-        if (error instanceof PayloadTooLargeError) {
-          if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, url.pathname, error, options.limit, undefined))
-          return true
-        }
         send(res, 400, {
           error: 'Bad Request',
           message: error instanceof ConfigError ? error.message : formatMessage(`${(error as Error).message}. Send a routes.json-shaped JSON object; nothing was changed.`),

@@ -181,8 +181,11 @@ export interface NodeHandlerOptions {
   limit: number
   /** Answers `GET /` with the package's name, description and version (listener). */
   rootInfo?: () => Record<string, unknown>
-  /** Handles `/__mockyard/` admin requests (listener) at the given path; returns true when it did. */
-  admin?: (req: IncomingMessage, res: ServerResponse, path: string) => boolean | Promise<boolean>
+  /**
+   * Handles `/__mockyard/` admin requests (listener) at the given path, addressed to `origin` (the
+   * absolute-form target's, else the Host header's); returns true when it did.
+   */
+  admin?: (req: IncomingMessage, res: ServerResponse, path: string, origin: string) => boolean | Promise<boolean>
 }
 
 /**
@@ -236,7 +239,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
         writeMockResponse(res, { status: 200, headers: addCorsHeaders({ 'content-type': 'application/json; charset=utf-8' }, origin), body: JSON.stringify(options.rootInfo()) }, false)
         // Logged and recorded like any answered request (docs/behaviour.md, "Options").
         outcome.record.status = 200
-        logLine(instance, method, req.url ?? '/', 200, '/ (package info)', outcome.record.durationMs)
+        logLine(instance, method, path, 200, '/ (package info)', outcome.record.durationMs)
         return
       }
       const explanation = outcome.explanation()
@@ -265,10 +268,22 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
     const proceed = (): void => {
       try {
         if (method === 'OPTIONS') {
-          writeMockResponse(res, { status: 204, headers: preflightHeaders(origin, req.headers['access-control-request-headers'] ?? null, req.headers['access-control-request-private-network'] === 'true'), body: null }, true)
+          // A preflight's body is not used, but one over `limit` is a 413 as on every path.
+          readBody(req, options.limit, (error) => (error ? fail(error) : preflight()))
           return
         }
         readBody(req, options.limit, answer)
+      } catch (error) {
+        fail(error)
+      }
+    }
+
+    const preflight = (): void => {
+      try {
+        const headers = preflightHeaders(origin, req.headers['access-control-request-headers'] ?? null, req.headers['access-control-request-private-network'] === 'true')
+        // `OPTIONS *`: what the server as a whole answers (docs/behaviour.md, "Requests on the wire").
+        if (path === '*') headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
+        writeMockResponse(res, { status: 204, headers, body: null }, true)
       } catch (error) {
         fail(error)
       }
@@ -281,7 +296,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       return
     }
     if (options.admin && path.startsWith('/__mockyard/')) {
-      new Promise<boolean>((resolve) => resolve(options.admin!(req, res, path))).then((handled) => handled || proceed(), fail)
+      new Promise<boolean>((resolve) => resolve(options.admin!(req, res, path, target.origin))).then((handled) => handled || proceed(), fail)
       return
     }
     proceed()

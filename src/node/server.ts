@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import type { RequestHandler } from 'msw'
 import type { RequestFilter, RequestRecord } from '../core/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
@@ -8,7 +8,7 @@ import { closeEventStreams } from '../dashboard/index.js'
 import { handleAdmin } from './admin.js'
 import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
 import { createNodeHandler } from './node-handler.js'
-import { answerClientError, notContinued } from './wire.js'
+import { answerClientError, answerConnect, answerExpectation, notContinued } from './wire.js'
 import { parseSize, type MockyardOptions } from './options.js'
 
 const DEFAULT_LIMIT = 50 * 1024 * 1024
@@ -69,18 +69,28 @@ export async function listen(instance: Instance, host: string, port: number): Pr
     mode: 'listener',
     limit,
     rootInfo: () => info,
-    admin: (req, res, path) => handleAdmin(instance, req, res, { path, limit }),
+    admin: (req, res, path, origin) => handleAdmin(instance, req, res, { path, limit, origin }),
   })
   // A missing Host is answered by the handler (a 400 JSON), not by node's bare 400.
   const server = createServer({ requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => handle(req, res))
   server.keepAliveTimeout = 5000
   // Bytes that are not HTTP get a JSON 400 too (docs/behaviour.md, "Requests on the wire").
   server.on('clientError', answerClientError)
+  // A tunnel request (`CONNECT host:443`) gets a JSON 400 too, not a silently dropped connection.
+  server.on('connect', answerConnect)
+  // An `Expect` other than 100-continue: a JSON 417, not node's bare one.
+  server.on('checkExpectation', answerExpectation)
   // `Expect: 100-continue` with a declared body over `limit`: the 413 comes instead of the 100.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (Number(req.headers['content-length'] ?? 0) > limit) notContinued.add(req)
     else res.writeContinue()
     handle(req, res)
+  })
+  // Every open connection, for stop(): one whose request has not fully arrived is not in flight.
+  const sockets = new Set<Socket>()
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket)
+    socket.once('close', () => sockets.delete(socket))
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -103,8 +113,10 @@ export async function listen(instance: Instance, host: string, port: number): Pr
         // docs/behaviour.md, "The dashboard": its event streams are not requests to wait for.
         closeEventStreams(instance)
         // Keep-alive connections close as soon as they are idle; responses in flight (latency
-        // included) get `graceMs`, then their connections go too.
-        const sweep = setInterval(() => server.closeIdleConnections(), 20)
+        // included) get `graceMs`, then their connections go too. A connection whose request has
+        // not fully arrived (a head still being sent, a client that opened a socket and waits)
+        // has nothing in flight: it closes at once too, so it cannot hold the stop for `graceMs`.
+        const sweep = setInterval(() => closeWaiting(server, sockets), 20)
         const force = setTimeout(() => server.closeAllConnections(), graceMs)
         force.unref()
         server.close(() => {
@@ -112,10 +124,19 @@ export async function listen(instance: Instance, host: string, port: number): Pr
           clearTimeout(force)
           resolve()
         })
-        server.closeIdleConnections()
+        closeWaiting(server, sockets)
       }).then(() => instance.close())
       return stopping
     },
+  }
+}
+
+/** Closes the connections with no response under way: idle keep-alive ones, and those whose request head has not fully arrived. */
+function closeWaiting(server: Server, sockets: Set<Socket>): void {
+  server.closeIdleConnections()
+  for (const socket of sockets) {
+    // node sets `_httpMessage` once a request reaches the handler, until its response is sent.
+    if ((socket as { _httpMessage?: unknown })._httpMessage == null) socket.destroy()
   }
 }
 

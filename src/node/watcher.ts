@@ -1,4 +1,4 @@
-import { statSync, watch, type FSWatcher, type Stats } from 'node:fs'
+import { realpathSync, statSync, watch, type FSWatcher, type Stats } from 'node:fs'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 
 /**
@@ -57,15 +57,75 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
   let timer: NodeJS.Timeout | undefined
   let closed = false
 
+  // A watched file that is a symlink (or lies in a symlinked folder) is edited through its target,
+  // whose events carry the target's name: the target is watched too, and its changes are reported
+  // under the watched path. `links` holds each watched path's real path (when it differs),
+  // `aliases` the way back.
+  const links = new Map<string, string>()
+  const aliases = new Map<string, Set<string>>()
+  const link = (path: string, real: string) => {
+    links.set(path, real)
+    let back = aliases.get(real)
+    if (!back) aliases.set(real, (back = new Set()))
+    back.add(path)
+  }
+  const unlink = (path: string) => {
+    const real = links.get(path)
+    if (real === undefined) return
+    links.delete(path)
+    const back = aliases.get(real)
+    back?.delete(path)
+    if (back?.size === 0) aliases.delete(real)
+  }
+  const realOf = (path: string): string | undefined => {
+    try {
+      const real = realpathSync.native(path)
+      return real === path ? undefined : real
+    } catch {
+      return undefined
+    }
+  }
+  /** The paths with the real paths of those that are symlinks, remembering the way back. */
+  const withTargets = (paths: Iterable<string>): string[] => {
+    const all: string[] = []
+    for (const path of paths) {
+      const absolute = resolve(path)
+      all.push(absolute)
+      const real = realOf(absolute)
+      if (real === undefined) continue
+      link(absolute, real)
+      all.push(real)
+    }
+    return all
+  }
+
   const report = (folder: Folder, name?: string) => {
     if (closed) return
-    if (name === undefined) for (const each of folder.names) pending.add(folder.path + sep + each)
-    else pending.add(folder.path + sep + name)
+    const add = (path: string) => {
+      pending.add(path)
+      for (const original of aliases.get(path) ?? []) pending.add(original)
+    }
+    if (name === undefined) for (const each of folder.names) add(folder.path + sep + each)
+    else add(folder.path + sep + name)
     clearTimeout(timer)
     timer = setTimeout(() => {
       const paths = pending
       pending = new Set()
-      if (!closed) onChange(paths)
+      if (closed) return
+      // A symlink saved again may lead elsewhere now: follow its new target.
+      const moved: string[] = []
+      for (const path of paths) {
+        const before = links.get(path)
+        const now = realOf(path)
+        if (now === before) continue
+        unlink(path)
+        if (now !== undefined) {
+          link(path, now)
+          moved.push(now)
+        }
+      }
+      if (moved.length > 0) api.add(moved)
+      onChange(paths)
     }, SETTLE_MS)
   }
 
@@ -150,10 +210,10 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
     return wanted
   }
 
-  return {
+  const api: FileWatch = {
     add(paths) {
       if (closed) return
-      for (const [path, names] of group(paths)) {
+      for (const [path, names] of group(withTargets(paths))) {
         const known = folders.get(path)
         if (known) {
           for (const name of names) known.names.add(name)
@@ -166,7 +226,9 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
     },
     set(paths) {
       if (closed) return
-      const wanted = group(paths)
+      links.clear()
+      aliases.clear()
+      const wanted = group(withTargets(paths))
       for (const [path, folder] of folders) {
         if (!wanted.has(path)) {
           folders.delete(path)
@@ -197,4 +259,5 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
       folders.clear()
     },
   }
+  return api
 }

@@ -6,6 +6,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { preview } from '../core/redact.js'
+import { addCorsHeaders } from '../core/cors.js'
 import { errorResponse, type MockResponse } from '../core/respond.js'
 
 /** Where a request goes: the origin it addressed (for `${context}`) and the path that picks the route. */
@@ -45,7 +46,8 @@ function hostCount(raw: readonly string[]): number {
  */
 export function requestTarget(req: IncomingMessage): RequestTarget {
   const raw = req.url ?? '/'
-  if (raw.startsWith('/')) {
+  // `OPTIONS *` asks what the server as a whole supports: answered like a preflight.
+  if (raw.startsWith('/') || (raw === '*' && req.method === 'OPTIONS')) {
     const host = req.headers.host
     const count = hostCount(req.rawHeaders)
     if (host === undefined || count === 0) return { problem: 'the request has no Host header' }
@@ -118,6 +120,39 @@ export function answerThenDrain(req: IncomingMessage, res: ServerResponse, respo
 }
 
 /**
+ * Answers a request whose `Expect` header is not `100-continue` (node's 'checkExpectation'): a
+ * JSON 417 with the CORS headers, read by the client like the 413 (what it may still send is
+ * drained), instead of node's bare one.
+ */
+export function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const method = req.method ?? 'GET'
+  const response = errorResponse(417, 'Expectation Failed', `${method} ${(req.url ?? '/').slice(0, 200)} refused: the Expect header ${preview(String(req.headers.expect ?? ''), 80)} is not one mockyard can meet (only 100-continue is). Send the request without it`)
+  addCorsHeaders(response.headers, req.headers.origin ?? null)
+  answerThenDrain(req, res, response)
+}
+
+/**
+ * Answers a `CONNECT host:port` request (a tunnel, what a client asks of a forward proxy) with a
+ * JSON 400 and closes that connection: mockyard opens no tunnels, and without an answer the
+ * client would only see the connection drop.
+ */
+export function answerConnect(req: IncomingMessage, socket: Duplex): void {
+  const target = preview(req.url ?? '', 80)
+  const body = errorResponse(400, 'Bad Request', `CONNECT ${target} refused: mockyard is not a proxy and opens no tunnels. Send requests to mockyard itself (a path such as /v1/users), or use the proxy option to forward the requests no route answers`).body as string
+  writeRawError(socket, 400, body)
+}
+
+/** Writes a whole error response on a socket the HTTP parser has let go of, then closes it. */
+function writeRawError(socket: Duplex, status: number, body: string): void {
+  if (!socket.writable) {
+    socket.destroy()
+    return
+  }
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
+  setTimeout(() => socket.destroy(), 1000).unref()
+}
+
+/**
  * Answers bytes that are not HTTP (the parser's errors) with a JSON error instead of node's bare
  * one, then closes that connection; the server keeps serving the others.
  */
@@ -128,9 +163,12 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400
-  const what = status === 431 ? 'the request headers are too large' : status === 408 ? 'the request took too long to arrive' : `the request is not valid HTTP (${error.code ?? error.message})`
-  const fix = status === 431 ? 'Send fewer or smaller headers' : 'Send a well-formed HTTP/1.1 request'
+  const what =
+    status === 431 ? 'the request headers are too large'
+    : status === 408 ? 'the request took too long to arrive'
+    : status === 413 ? 'the extensions of a chunk of the body are too large (HPE_CHUNK_EXTENSIONS_OVERFLOW)'
+    : `the request is not valid HTTP (${error.code ?? error.message})`
+  const fix = status === 431 ? 'Send fewer or smaller headers' : status === 413 ? 'Send the body without chunk extensions' : 'Send a well-formed HTTP/1.1 request'
   const body = errorResponse(status, STATUS_CODES[status] ?? 'Bad Request', `${what}. ${fix}`).body as string
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`)
-  setTimeout(() => socket.destroy(), 1000).unref()
+  writeRawError(socket, status, body)
 }

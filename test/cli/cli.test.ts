@@ -123,4 +123,11 @@ describe('mockyard CLI', () => {
     expect(stderr).toContain('EADDRINUSE')
     expect(stderr).toContain('--port 0')
   })
+
+  it('a host this machine does not have exits 1 and suggests another host, not another port', () => {
+    // 192.0.2.1 is a documentation address (TEST-NET-1): no machine has it.
+    const { code, stderr } = runSync(['--routes', join(EXAMPLES, 'routes.json'), '--port', '0', '--host', '192.0.2.1', '--no-watch'])
+    expect(code).toBe(1)
+    expect(stderr).toContain('[mockyard] cannot listen on 192.0.2.1:0: EADDRNOTAVAIL. Pick a host this machine has with --host, such as 127.0.0.1, ::1 or 0.0.0.0.')
+  })
 })

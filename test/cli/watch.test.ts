@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { request as httpRequest } from 'node:http'
+import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
@@ -236,6 +237,37 @@ describe('every way of saving is seen, every time', { timeout: 60_000 }, () => {
     expect(await stopWith(running)).toBe(0)
   })
 
+  it('a routes file and a data file that are symlinks: edits to their targets are seen, and so is a link pointed elsewhere', async () => {
+    const app = tempApp()
+    const mocks = join(app, 'mocks')
+    write(join(mocks, 'routes.dev.json'), JSON.stringify({ 'v1/a': { file: 'a.json' } }))
+    symlinkSync('routes.dev.json', join(mocks, 'routes.json'))
+    write(join(mocks, 'data', 'real-a.json'), '{"v":1}')
+    symlinkSync('real-a.json', join(mocks, 'data', 'a.json'))
+    const running = await startCli(['--routes', join(mocks, 'routes.json'), '--data', join(mocks, 'data'), '--port', '0', '--latency', '0', '--host', '127.0.0.1'], app, join(app, 'out.log'))
+    const a = `${running.url}/v1/a`
+    expect(await body(a)).toBe('{"v":1}')
+    // The target edited in place (what an editor opening the link's target does).
+    writeFileSync(join(mocks, 'data', 'real-a.json'), '{"v":2}')
+    await until(async () => (await body(a)) === '{"v":2}', 10_000, 'the edit of the data file behind the link')
+    writeFileSync(join(mocks, 'routes.dev.json'), JSON.stringify({ 'v1/a': { file: 'a.json' }, 'v1/b': { file: 'a.json' } }))
+    await until(async () => (await body(`${running.url}/v1/b`)) === '{"v":2}', 10_000, 'the edit of the routes file behind the link')
+    // The links pointed at other files (ln -sfn), then those files edited.
+    write(join(mocks, 'data', 'other-a.json'), '{"v":3}')
+    renameSync(join(mocks, 'data', 'a.json'), join(mocks, 'data', 'old-link'))
+    symlinkSync('other-a.json', join(mocks, 'data', 'a.json'))
+    await until(async () => (await body(a)) === '{"v":3}', 10_000, 'the data link pointed elsewhere')
+    writeFileSync(join(mocks, 'data', 'other-a.json'), '{"v":4}')
+    await until(async () => (await body(a)) === '{"v":4}', 10_000, 'the edit of the new target')
+    write(join(mocks, 'routes.prod.json'), JSON.stringify({ 'v1/a': { file: 'a.json' }, 'v1/c': { file: 'a.json' } }))
+    unlinkSync(join(mocks, 'routes.json'))
+    symlinkSync('routes.prod.json', join(mocks, 'routes.json'))
+    await until(async () => (await body(`${running.url}/v1/c`)) === '{"v":4}', 10_000, 'the routes link pointed elsewhere')
+    writeFileSync(join(mocks, 'routes.prod.json'), JSON.stringify({ 'v1/a': { file: 'a.json' }, 'v1/d': { file: 'a.json' } }))
+    await until(async () => (await body(`${running.url}/v1/d`)) === '{"v":4}', 10_000, 'the edit of the new routes target')
+    expect(await stopWith(running)).toBe(0)
+  })
+
   it('the whole data folder removed and created again, twice', async () => {
     const { data, running } = await setup()
     const a = `${running.url}/v1/a`
@@ -372,6 +404,34 @@ describe('signals', { timeout: 60_000 }, () => {
     // fetch keeps the connection open after this answer.
     expect(await body(`${running.url}/v1/a`)).toBe('{}')
     expect(await stopWith(running, 'SIGINT')).toBe(0)
+  })
+
+  it('a connection whose request has not fully arrived (a stalled head) does not hold the stop: closed at once, while the request in flight is answered', async () => {
+    const app = tempApp()
+    const { routes } = appWithRoutes(app, { 'v1/slow': { file: 'a.json', latency: 1500 }, 'v1/fast': { file: 'a.json', latency: 0 } }, { 'a.json': '{"a":1}' })
+    const running = await startCli(['--routes', routes, '--port', '0', '--host', '127.0.0.1'], app, join(app, 'out.log'))
+    const port = Number(new URL(running.url).port)
+    const order: string[] = []
+    const open = (name: string, bytes: string) => {
+      const socket = connect(port, '127.0.0.1')
+      let text = ''
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')))
+      socket.on('error', () => {})
+      const closed = new Promise<string>((resolve) => socket.on('close', () => (order.push(name), resolve(text))))
+      const written = new Promise<void>((resolve) => socket.write(bytes, () => resolve()))
+      return { closed, written }
+    }
+    const stalled = open('stalled', 'GET /v1/fast HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: ')
+    const slow = open('slow', 'GET /v1/slow HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
+    await Promise.all([stalled.written, slow.written])
+    expect(await body(`${running.url}/v1/fast`)).toBe('{"a":1}')
+    running.child.kill('SIGTERM')
+    expect(await stalled.closed).toBe('')
+    const answer = await slow.closed
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(answer.endsWith('\r\n\r\n{"a":1}')).toBe(true)
+    expect(order).toEqual(['stalled', 'slow'])
+    expect(await running.exit).toBe(0)
   })
 
   it('a second signal exits at once, without waiting for requests in flight', async () => {

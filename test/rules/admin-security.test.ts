@@ -43,6 +43,21 @@ describe('admin endpoints refuse what another web page could send', () => {
     expect(res.body.toString()).toContain('token=abc')
   })
 
+  it('an absolute-form target names the host it addresses: another host -> 403 whatever the Host header says; a loopback one -> 200', async () => {
+    // What a client configured to use the listener as a proxy sends: the target's authority wins over Host.
+    for (const target of ['http://evil.example/__mockyard/requests', `http://evil.example:${server.port}/__mockyard/requests`, 'http://127.0.0.1.evil.example/__mockyard/requests']) {
+      const res = await admin({ host: 'localhost' }, target)
+      expect(res.status, target).toBe(403)
+      expect(res.body.toString()).not.toContain('token=abc')
+      expect((JSON.parse(res.body.toString()) as { error: string }).error).toBe('Forbidden')
+    }
+    const reset = await admin({ host: 'localhost' }, 'http://evil.example/__mockyard/reset', 'POST')
+    expect(reset.status).toBe(403)
+    const own = await admin({ host: 'evil.example' }, `http://127.0.0.1:${server.port}/__mockyard/requests`)
+    expect(own.status).toBe(200)
+    expect(own.body.toString()).toContain('token=abc')
+  })
+
   it("an Origin other than the listener's own loopback origin -> 403", async () => {
     for (const origin of ['http://evil.test', 'null', `http://localhost:${server.port + 1}`, `https://127.0.0.1:${server.port}`, `http://evil.test:${server.port}`]) {
       const res = await admin({ origin })
@@ -140,6 +155,19 @@ describe('PUT /__mockyard/routes: validated whole before anything applies', () =
     expect((JSON.parse(res.body.toString()) as { error: string }).error).toBe('Payload Too Large')
     expect(accessControlHeaders(res.headers)).toEqual([])
     expect((await routesNow()).body).not.toContain('v1/big')
+  })
+
+  it('a body over limit sent to any admin endpoint: 413 JSON, and the endpoint does nothing (a reset does not reset)', async () => {
+    const padding = 'x'.repeat(20_000)
+    expect(await (await fetch(`${server.url}/v1/s`)).json()).toEqual({ file: 'one.json' })
+    for (const [method, path] of [['POST', '/__mockyard/reset'], ['GET', '/__mockyard/requests'], ['GET', '/__mockyard/routes'], ['GET', '/__mockyard/dashboard/state'], ['POST', '/__mockyard/nothing-here']]) {
+      const res = await rawRequest(server.url, path!, { method, headers: { 'content-length': String(padding.length) }, body: padding })
+      expect(res.status, `${method} ${path}`).toBe(413)
+      expect((JSON.parse(res.body.toString()) as { error: string }).error).toBe('Payload Too Large')
+      expect(accessControlHeaders(res.headers)).toEqual([])
+    }
+    // The refused reset did not restart the sequence.
+    expect(await (await fetch(`${server.url}/v1/s`)).json()).toEqual({ file: 'two.json' })
   })
 
   it.each([

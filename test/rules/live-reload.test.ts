@@ -82,7 +82,13 @@ describe('Symlinks: a data file is served only when its real path is inside the 
       expect(logs.warn.join('\n')).toMatch(/routes\.json#\/v1~1leak\/file: the data file "leak\.json" is a symlink leading outside/)
       const leak = await fetch(`${server.url}/v1/leak`)
       expect(leak.status).toBe(404)
-      expect(await leak.text()).not.toContain('secret')
+      const text = await leak.text()
+      expect(text).not.toContain('secret')
+      // The 404 and the logged error say why, not that the file is missing.
+      expect((JSON.parse(text) as { message: string }).message).toBe(
+        `[mockyard] the file "leak.json" of route v1/leak (GET default) is a symlink leading outside ${mocks.data}, and is not served. Copy the file into the data folder, or point the symlink at a file inside it`,
+      )
+      expect(logs.error.join('\n')).toContain('GET /v1/leak: the data file "leak.json" of route v1/leak (default) is a symlink leading outside')
       expect(await (await fetch(`${server.url}/v1/inner`)).json()).toEqual({ real: true })
     } finally {
       await server.stop()

@@ -137,6 +137,34 @@ describe('the path of the request target alone picks the route', () => {
   })
 })
 
+describe('asterisk and authority targets', () => {
+  it('OPTIONS * (what the server as a whole answers): 204 with Allow and the preflight headers', async () => {
+    const res = await exchange(port, 'OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')
+    expect(res.status).toBe(204)
+    expect(res.head).toContain('\r\nallow: get, head, put, patch, post, delete, options')
+    expect(res.head).toContain('access-control-allow-methods: get,head,put,patch,post,delete')
+    expect(res.body).toBe('')
+  })
+
+  it('* with any other method, or OPTIONS * without a Host: 400 JSON', async () => {
+    for (const bytes of ['GET * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', 'OPTIONS * HTTP/1.1\r\nConnection: close\r\n\r\n']) {
+      const res = await exchange(port, bytes)
+      expect(res.status).toBe(400)
+      expect((JSON.parse(res.body) as { error: string }).error).toBe('Bad Request')
+    }
+  })
+
+  it('CONNECT host:port (a tunnel request): 400 JSON naming it, not a dropped connection; the server keeps serving', async () => {
+    const res = await exchange(port, 'CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n')
+    expect(res.status).toBe(400)
+    expect(res.head).toContain('content-type: application/json')
+    const body = JSON.parse(res.body) as { error: string; message: string }
+    expect(body.error).toBe('Bad Request')
+    expect(body.message).toMatch(/^\[mockyard\] CONNECT "example\.test:443" refused: mockyard is not a proxy/)
+    expect((await fetch(`${server.url}/v1/simple`)).status).toBe(200)
+  })
+})
+
 describe('Bodies over `limit`: the client reads the 413', () => {
   const post = (headers: string) => `POST /v1/upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/octet-stream\r\n${headers}\r\n`
 
@@ -164,6 +192,32 @@ describe('Bodies over `limit`: the client reads the 413', () => {
     expect(res.head).not.toContain('100 continue')
   })
 
+  it('a preflight (OPTIONS) carrying a body over the limit: the same 413, not a 204', async () => {
+    const res = await upload(port, `OPTIONS /v1/simple HTTP/1.1\r\nHost: localhost\r\nOrigin: http://app.test\r\nContent-Length: ${64 * 1024}\r\n\r\n`, 64 * 1024)
+    expect(res.status).toBe(413)
+    expect((JSON.parse(res.body) as { error: string }).error).toBe('Payload Too Large')
+    expect(res.head).toContain('access-control-allow-origin: http://app.test')
+  })
+
+  it('chunk extensions over node\'s bound: 413 JSON saying so, not "not valid HTTP"', async () => {
+    const res = await exchange(port, `POST /v1/upload HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2;${'x'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`)
+    expect(res.status).toBe(413)
+    const body = JSON.parse(res.body) as { error: string; message: string }
+    expect(body.error).toBe('Payload Too Large')
+    expect(body.message).toBe('[mockyard] the extensions of a chunk of the body are too large (HPE_CHUNK_EXTENSIONS_OVERFLOW). Send the body without chunk extensions')
+  })
+
+  it('an Expect other than 100-continue: 417 JSON with the CORS headers, not node\'s bare 417', async () => {
+    const res = await exchange(port, 'POST /v1/upload HTTP/1.1\r\nHost: localhost\r\nOrigin: http://app.test\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}')
+    expect(res.status).toBe(417)
+    expect(res.head).toContain('content-type: application/json')
+    expect(res.head).toContain('access-control-allow-origin: http://app.test')
+    expect(JSON.parse(res.body)).toEqual({
+      error: 'Expectation Failed',
+      message: '[mockyard] POST /v1/upload refused: the Expect header "200-ok" is not one mockyard can meet (only 100-continue is). Send the request without it',
+    })
+  })
+
   it('a body within the limit is served, and the server still serves after refusing', async () => {
     const res = await rawRequest(server.url, '/v1/upload', { method: 'POST', body: 'x'.repeat(1000) })
     expect(res.status).toBe(200)
@@ -189,6 +243,38 @@ describe('the middleware follows the same rules', () => {
       await new Promise((resolve) => listener.close(resolve))
       await middleware.close()
     }
+  })
+})
+
+describe('stop() waits for responses in flight only', () => {
+  it('a connection whose request head has not fully arrived (slowloris, a preconnect) does not hold stop(): closed at once, while a request in flight is answered', async () => {
+    const mocks = writeMocks({ 'v1/slow': { file: 'simple.json', latency: 400 }, 'v1/fast': { file: 'simple.json' } }, named('simple.json'))
+    const own = await startMockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider })
+    const order: string[] = []
+    const open = (name: string, bytes?: string) => {
+      const socket = connect(own.port, '127.0.0.1')
+      let text = ''
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')))
+      socket.on('error', () => {})
+      const closed = new Promise<string>((resolve) => socket.on('close', () => (order.push(name), resolve(text))))
+      const written = new Promise<void>((resolve) => (bytes === undefined ? socket.once('connect', () => resolve()) : socket.write(bytes, () => resolve())))
+      return { closed, written }
+    }
+    const half = open('half', 'GET /v1/slow HTTP/1.1\r\nHost: loc')
+    const bare = open('bare')
+    const slow = open('slow', 'GET /v1/slow HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')
+    await Promise.all([half.written, bare.written, slow.written])
+    // Answered after the slow request was written: the server has read it, it is in flight.
+    expect((await fetch(`${own.url}/v1/fast`)).status).toBe(200)
+    // A grace far longer than the test's timeout: only the slow response may be waited for.
+    await own.stop({ graceMs: 600_000 })
+    expect(await half.closed).toBe('')
+    expect(await bare.closed).toBe('')
+    const answer = parse(await slow.closed)
+    expect(answer.status).toBe(200)
+    expect(JSON.parse(answer.body)).toEqual({ file: 'simple.json' })
+    expect(order.indexOf('half')).toBeLessThan(order.indexOf('slow'))
+    expect(order.indexOf('bare')).toBeLessThan(order.indexOf('slow'))
   })
 })
 
