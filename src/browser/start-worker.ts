@@ -242,7 +242,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     // The engine explains a request on a known route; for any other path, the closest routes.
     const explanation =
       explanations.get(request)?.() ??
-      formatMessage(explainUnmatched(engine.table, { method: request.method.toUpperCase(), url: new URL(request.url), lookup: (path) => engine.table.lookup(path) }))
+      formatMessage(explainUnmatched(engine.table, { method: request.method.toUpperCase(), url: new URL(request.url) }))
     if (strategy === 'error') {
       logger.error(`${explanation}\nThe request fails (onUnhandledRequest: "error").`)
       return Response.error()

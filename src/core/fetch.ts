@@ -3,16 +3,21 @@ import type { MockResponse } from './respond.js'
 
 /**
  * Wraps a Fetch `Request` for the engine. The body is read from a clone, once, so a handler
- * after mockyard's can still read it when mockyard does not answer.
+ * after mockyard's can still read it when mockyard does not answer; a request without a body
+ * (and one whose body was read already) gives it without a wait.
  */
 export function fromFetchRequest(request: Request): EngineRequest {
-  let body: Promise<Uint8Array | null> | undefined
+  // The bytes once read: later calls get them without a wait.
+  let body: Uint8Array | null | Promise<Uint8Array | null> | undefined = request.body === null ? null : undefined
   return {
     method: request.method,
     url: request.url,
     headers: request.headers,
     body() {
-      body ??= request.body === null ? Promise.resolve(null) : request.clone().arrayBuffer().then((buffer) => new Uint8Array(buffer))
+      body ??= request
+        .clone()
+        .arrayBuffer()
+        .then((buffer) => (body = new Uint8Array(buffer)))
       return body
     },
   }

@@ -20,6 +20,7 @@ export { ConfigError, formatMessage, toPointer, type ConfigProblem } from './err
 export { validateRoutes, isInsideFolder, type RoutesValidation } from './validate-routes.js'
 export {
   compileRoutes,
+  methodOf,
   normalizePath,
   type Candidate,
   type CompiledMethod,
@@ -31,11 +32,11 @@ export {
   type RouteTable,
 } from './compile-routes.js'
 export { compileCondition, compilePattern, type Condition, type Score } from './conditions.js'
-export { matchEntry, scoreAll, scoreCandidate, type MatchResult, type RequestValues } from './match-entry.js'
+export { matchEntry, scoreCandidate, type RequestValues } from './match-entry.js'
 export { parseBody, parseQuery, parsePath, lookupPath, BodyParseError, type EngineRequest } from './request-data.js'
 export { buildResponse, contentTypeOf, errorResponse, type MockResponse } from './respond.js'
 export { addCorsHeaders, preflightHeaders, ALLOWED_METHODS } from './cors.js'
-export { createEngine, effectiveMethod, findRoute, type Engine, type EngineOptions, type HandleResult, type HandleOptions, type MatchInfo } from './engine.js'
+export { createEngine, effectiveMethod, type Engine, type EngineOptions, type HandleResult, type HandleOptions, type MatchInfo } from './engine.js'
 export { explainUnmatched } from './explain.js'
 export { memoryFiles } from './memory-files.js'
 export { fromFetchRequest, toFetchResponse } from './fetch.js'

@@ -153,7 +153,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
         send(res, 200, instance.routes(session))
       } catch (error) {
         if (error instanceof PayloadTooLargeError) {
-          if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, url.pathname, error, options.limit, undefined))
+          if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, url.pathname, error, options.limit))
           return true
         }
         send(res, 400, {
