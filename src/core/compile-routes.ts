@@ -1,6 +1,6 @@
-import { compileCondition, compilePattern, type Condition } from './conditions.js'
+import { compileCondition, compilePattern, type Condition } from './compile-condition.js'
 import { toPointer } from './errors.js'
-import { parsePath } from './request-data.js'
+import { parsePath } from './parse-request.js'
 import { SCHEMA_KEY } from './validate-routes.js'
 import { METHOD_KEYS, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
 

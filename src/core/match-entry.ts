@@ -1,5 +1,5 @@
 import type { Candidate, CompiledMethod } from './compile-routes.js'
-import { lookupPath } from './request-data.js'
+import { lookupPath } from './parse-request.js'
 
 /** The values a request offers to `params` and `headers` conditions. */
 export interface RequestValues {

@@ -4,7 +4,7 @@
  * instance's explanations for requests nothing answers. `setupMockServer()` (mockyard/vitest)
  * uses it; `bench/in-process.mjs` measures it.
  */
-import { toFetchResponse } from '../core/fetch.js'
+import { toFetchResponse } from '../core/fetch-request.js'
 import { formatMessage } from '../core/errors.js'
 import { surfaceRequestFromFetch, type Instance } from './instance.js'
 import { startInterception, type Interception } from './interception/index.js'

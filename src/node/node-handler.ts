@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { formatMessage } from '../core/errors.js'
-import { errorResponse, type MockResponse } from '../core/respond.js'
+import { errorResponse, type MockResponse } from '../core/build-response.js'
 import type { Instance, Outcome, SurfaceRequest } from './instance.js'
 import { answerThenDrain, badTargetResponse, requestTarget } from './wire.js'
 import { proxyUnmatched } from './proxy.js'

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { errorResponse } from '../core/respond.js'
+import { errorResponse } from '../core/build-response.js'
 import { forwardRequest, parseTarget, responseHeadersToSend } from './forward.js'
 import type { Instance, SentAnswer } from './instance.js'
 import type { LogEntry } from '../core/request-log.js'

@@ -6,7 +6,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { preview } from '../core/redact.js'
-import { errorResponse, type MockResponse } from '../core/respond.js'
+import { errorResponse, type MockResponse } from '../core/build-response.js'
 
 /** Where a request goes: the origin it addressed (for `${context}`) and the path that picks the route. */
 export type RequestTarget = { origin: string; path: string; problem?: undefined } | { problem: string }

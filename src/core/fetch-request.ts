@@ -1,5 +1,5 @@
-import type { EngineRequest } from './request-data.js'
-import type { MockResponse } from './respond.js'
+import type { EngineRequest } from './parse-request.js'
+import type { MockResponse } from './build-response.js'
 
 /**
  * Wraps a Fetch `Request` for the engine. The body is read from a clone, once, so a handler

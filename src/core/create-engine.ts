@@ -1,11 +1,11 @@
 import { methodOf, type CompiledMethod, type CompiledRoute, type ResponseSpec, type RouteTable } from './compile-routes.js'
-import { addCorsHeaders, preflightHeaders } from './cors.js'
+import { addCorsHeaders, preflightHeaders } from './cors-headers.js'
 import { formatMessage } from './errors.js'
-import { explainUnmatched } from './explain.js'
+import { explainUnmatched } from './explain-unmatched.js'
 import { matchEntry, type RequestValues } from './match-entry.js'
-import { BodyParseError, parseBody, parseQuery, type EngineRequest } from './request-data.js'
-import { buildResponse, errorResponse, type MockResponse } from './respond.js'
-import { createSequenceState } from './sequence.js'
+import { BodyParseError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
+import { buildResponse, errorResponse, type MockResponse } from './build-response.js'
+import { createSequenceState } from './sequence-state.js'
 import type { Logger } from './types.js'
 
 export interface EngineOptions {
