@@ -119,16 +119,28 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
 
     const values: RequestValues = { query: parseQuery(url.search), headers: request.headers }
     if (!BODY_METHODS.has(method)) return answer(request, url, method, route, compiled, values, handleOptions)
-    const withBody = (body: Uint8Array | null): HandleResult | Promise<HandleResult> => {
-      try {
-        values.body = parseBody(body, request.headers.get('content-type'))
-      } catch (error) {
-        return badBody(error, request, url, method, route)
-      }
-      return answer(request, url, method, route, compiled, values, handleOptions)
-    }
     const body = request.body()
-    return body instanceof Promise ? body.then(withBody) : withBody(body)
+    if (body instanceof Promise) return body.then((bytes) => answerWithBody(request, url, method, route, compiled, values, handleOptions, bytes))
+    return answerWithBody(request, url, method, route, compiled, values, handleOptions, body)
+  }
+
+  /** `answer()` with the body's params, or the 400 of a body that does not parse. */
+  function answerWithBody(
+    request: EngineRequest,
+    url: URL,
+    method: string,
+    route: CompiledRoute,
+    compiled: CompiledMethod,
+    values: RequestValues,
+    handleOptions: HandleOptions,
+    body: Uint8Array | null,
+  ): HandleResult | Promise<HandleResult> {
+    try {
+      values.body = parseBody(body, request.headers.get('content-type'))
+    } catch (error) {
+      return badBody(error, request, url, method, route)
+    }
+    return answer(request, url, method, route, compiled, values, handleOptions)
   }
 
   /** The `204` of a CORS preflight (docs/behaviour.md, "CORS"). */

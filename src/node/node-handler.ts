@@ -78,14 +78,14 @@ function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
 }
 
 /** Wraps a node request whose body has been read for the instance; a Fetch `Request` only on demand. */
-function toSurfaceRequest(req: IncomingMessage, target: { origin: string; path: string }, bytes: Uint8Array | null, proxied = false): SurfaceRequest {
+function toSurfaceRequest(req: IncomingMessage, headers: SurfaceRequest['headers'], target: { origin: string; path: string }, bytes: Uint8Array | null, proxied = false): SurfaceRequest {
   // The path alone picks the route: the origin is a validated host, never part of the path.
   const url = target.origin + target.path
   const raw = req.rawHeaders
   return {
     method: req.method ?? 'GET',
     url,
-    headers: headerGetter(req),
+    headers,
     logHeaders: raw,
     proxied,
     body: () => bytes,
@@ -245,7 +245,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
     const answer = (error: Error | null, bytes: Uint8Array | null): void => {
       if (error) return fail(error)
       try {
-        const request = toSurfaceRequest(req, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
+        const request = toSurfaceRequest(req, headers, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
         const sessionHeader = req.headers[SESSION_HEADER]
         const session = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader
         // The listener and the middleware answer a preflight on any path (docs/behaviour.md, "CORS").
