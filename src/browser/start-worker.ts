@@ -1,9 +1,9 @@
 import { bypass, HttpHandler, isCommonAssetRequest, type RequestHandler } from 'msw'
 import { setupWorker, type SetupWorker } from 'msw/browser'
 import { compileRoutes, type RouteSource } from '../core/compile-routes.js'
-import { createEngine, type Engine } from '../core/engine.js'
+import { createEngine, type Engine } from '../core/create-engine.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
-import { explainUnmatched } from '../core/explain.js'
+import { explainUnmatched } from '../core/explain-unmatched.js'
 import { memoryFiles } from '../core/memory-files.js'
 import { createRequestLog, type RequestFilter, type RequestRecord } from '../core/request-log.js'
 import type { FileSource, Logger } from '../core/types.js'
@@ -242,7 +242,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     // The engine explains a request on a known route; for any other path, the closest routes.
     const explanation =
       explanations.get(request)?.() ??
-      formatMessage(explainUnmatched(engine.table, { method: request.method.toUpperCase(), url: new URL(request.url), lookup: (path) => engine.table.lookup(path) }))
+      formatMessage(explainUnmatched(engine.table, { method: request.method.toUpperCase(), url: new URL(request.url) }))
     if (strategy === 'error') {
       logger.error(`${explanation}\nThe request fails (onUnhandledRequest: "error").`)
       return Response.error()

@@ -1,6 +1,6 @@
-import { compileCondition, compilePattern, type Condition } from './conditions.js'
+import { compileCondition, compilePattern, type Condition } from './compile-condition.js'
 import { toPointer } from './errors.js'
-import { parsePath } from './request-data.js'
+import { parsePath } from './parse-request.js'
 import { SCHEMA_KEY } from './validate-routes.js'
 import { METHOD_KEYS, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
 
@@ -73,8 +73,23 @@ export interface RouteTable {
   readonly routes: readonly CompiledRoute[]
   /** The merged routes as configured (file names without their folders), for admin views. */
   readonly config: RoutesConfig
+  /**
+   * The route of a request path. The path may carry a format suffix: `/v1/users.json` finds
+   * `v1/users` when no route has the exact path (docs/behaviour.md, "Route table").
+   */
   lookup(pathname: string): RouteMatch | undefined
 }
+
+/** The candidates for a method: HEAD answers as GET would, unless the route has a `head` key. */
+export function methodOf(route: CompiledRoute, method: string): CompiledMethod | undefined {
+  return route.methods.get(method) ?? (method === 'HEAD' ? route.methods.get('GET') : undefined)
+}
+
+/** Upper-case methods a route is configured for, in a stable order (HEAD only with a `head` key). */
+export function methodsOf(route: CompiledRoute): string[] {
+  return METHOD_ORDER.filter((method) => route.methods.has(method))
+}
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
 
 const FILE_TAG = Symbol('mockyard.file')
 interface TaggedFile {
@@ -184,7 +199,7 @@ function compileParams(params: unknown): ParamMatcher[] {
 function compileHeaders(headers: unknown): Condition[] {
   if (!isObject(headers)) return []
   return Object.entries(headers).map(([name, condition]) => {
-    const compiled = compileCondition(name.toLowerCase(), typeof condition === 'object' ? (condition as ParamCondition) : String(condition))
+    const compiled = compileCondition(name.toLowerCase(), typeof condition === 'object' ? (condition as ParamCondition) : String(condition), 'header')
     // Header values are matched exactly (or by pattern), never as a repeated list.
     if (typeof condition === 'object' && condition !== null) {
       const regex = compilePattern(condition as PatternCondition)
@@ -406,17 +421,26 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
       return config!
     },
     lookup(pathname) {
-      const normal = normalizePath(pathname)
-      const hit = literal.get(normal)
-      if (hit) return hit
-      const segments = normal.split('/').filter(Boolean)
-      if (segments.length > 0 && literal.size > 0) {
-        const again = literal.get(segments.join('/'))
-        if (again) return again
-      }
-      const params: Record<string, string> = {}
-      const route = find(root, segments, 0, params)
-      return route ? { route, params } : undefined
+      const found = lookupExact(pathname)
+      if (found) return found
+      const slash = pathname.lastIndexOf('/')
+      const dot = pathname.lastIndexOf('.')
+      if (dot <= slash + 1) return undefined
+      return lookupExact(pathname.slice(0, dot))
     },
+  }
+
+  function lookupExact(pathname: string): RouteMatch | undefined {
+    const normal = normalizePath(pathname)
+    const hit = literal.get(normal)
+    if (hit) return hit
+    const segments = normal.split('/').filter(Boolean)
+    if (segments.length > 0 && literal.size > 0) {
+      const again = literal.get(segments.join('/'))
+      if (again) return again
+    }
+    const params: Record<string, string> = {}
+    const route = find(root, segments, 0, params)
+    return route ? { route, params } : undefined
   }
 }

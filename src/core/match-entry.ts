@@ -1,6 +1,5 @@
 import type { Candidate, CompiledMethod } from './compile-routes.js'
-import { isSecretHeader, preview, REDACTED } from './redact.js'
-import { lookupPath } from './request-data.js'
+import { lookupPath } from './parse-request.js'
 
 /** The values a request offers to `params` and `headers` conditions. */
 export interface RequestValues {
@@ -10,24 +9,6 @@ export interface RequestValues {
   headers: { get(name: string): string | null }
   /** Param values already looked up for this request (filled while scoring). */
   seen?: Map<string, unknown>
-}
-
-export interface CandidateScore {
-  candidate: Candidate
-  hits: number
-  misses: number
-  /** Why the candidate is out, when it is. */
-  out?: string
-}
-
-export interface MatchResult {
-  /** Every candidate's score, in config order (the default first), for explanations. */
-  scores: CandidateScore[]
-}
-
-/** A request's value in an explanation: bounded in length. */
-function describeValue(value: unknown): string {
-  return preview(value)
 }
 
 const ABSENT = Symbol('absent')
@@ -47,14 +28,22 @@ function paramValue(values: RequestValues, key: string, tokens: readonly string[
   return value
 }
 
-/** Scores one candidate: every param and header condition adds hits and misses, or puts it out. */
-export function scoreCandidate(candidate: Candidate, values: RequestValues): CandidateScore {
+/**
+ * Scores one candidate: every param and header condition adds hits and misses, or puts it out.
+ * The packed score (hits first, then fewer misses), or `undefined` when the candidate is out.
+ * The one scoring loop of the engine: on the hot path it allocates nothing; explanations pass
+ * `reasons`, and the condition that puts the candidate out says why into it.
+ */
+export function scoreCandidate(candidate: Candidate, values: RequestValues, reasons?: string[]): number | undefined {
   let hits = 0
   let misses = 0
   for (const param of candidate.params) {
     const value = paramValue(values, param.key, param.tokens)
     const score = param.score(value)
-    if (score === null) return { candidate, hits, misses, out: `param "${param.key}" is ${describeValue(value)}, expected ${param.expected}` }
+    if (score === null) {
+      reasons?.push(param.explain(value))
+      return undefined
+    }
     hits += score.hits
     misses += score.misses
   }
@@ -63,33 +52,9 @@ export function scoreCandidate(candidate: Candidate, values: RequestValues): Can
     const value = raw === null ? undefined : raw
     const score = header.score(value)
     if (score === null) {
-      // A secret header's value is never shown, neither the request's nor the configured one.
-      const secret = isSecretHeader(header.key)
-      return { candidate, hits, misses, out: `header "${header.key}" is ${secret ? REDACTED : describeValue(value)}, expected ${secret ? REDACTED : header.expected}` }
+      reasons?.push(header.explain(value))
+      return undefined
     }
-    hits += score.hits
-    misses += score.misses
-  }
-  return { candidate, hits, misses }
-}
-
-/**
- * The packed score of a candidate, or `undefined` when it is out: hits first, then fewer
- * misses. The hot path: no objects, no reason text (explanations use `scoreCandidate`).
- */
-function quickScore(candidate: Candidate, values: RequestValues): number | undefined {
-  let hits = 0
-  let misses = 0
-  for (const param of candidate.params) {
-    const score = param.score(paramValue(values, param.key, param.tokens))
-    if (score === null) return undefined
-    hits += score.hits
-    misses += score.misses
-  }
-  for (const header of candidate.headers) {
-    const raw = values.headers.get(header.key)
-    const score = header.score(raw === null ? undefined : raw)
-    if (score === null) return undefined
     hits += score.hits
     misses += score.misses
   }
@@ -109,17 +74,11 @@ export function matchEntry(method: CompiledMethod, values: RequestValues): Candi
     bestScore = 0
   }
   for (const candidate of method.conditionals) {
-    const score = quickScore(candidate, values)
+    const score = scoreCandidate(candidate, values)
     if (score !== undefined && score >= bestScore) {
       best = candidate
       bestScore = score
     }
   }
   return best
-}
-
-/** Every candidate's score with the reason of those that are out, in config order: for explanations. */
-export function scoreAll(method: CompiledMethod, values: RequestValues): CandidateScore[] {
-  const all = method.default ? [method.default, ...method.conditionals] : method.conditionals
-  return all.map((candidate) => scoreCandidate(candidate, values))
 }

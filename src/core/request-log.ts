@@ -63,13 +63,10 @@ export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'heade
 
 type HeaderInput = Record<string, string> | Iterable<[string, string]> | readonly string[]
 
-/** The handle `add()` returns: the adapter that answers may still set the status it sent. */
+/** What `add()` returns: the record's id and duration (a surface's log line uses it). */
 export interface LogEntry {
   readonly id: number
   readonly durationMs: number
-  status: number
-  /** The response's headers, when the adapter builds the response after recording (an explained 404). */
-  responseHeaders?: Record<string, string>
 }
 
 export interface RequestLog {
@@ -200,11 +197,10 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const files: Array<string | undefined> = new Array(limit).fill(undefined)
   const records: Array<RequestRecord | undefined> = new Array(limit).fill(undefined)
   /**
-   * Rare, per-record extras: an unmatched request's explanation (a function until first read)
-   * and response headers set after recording. Unset for the common answered request.
+   * A rare, per-record extra: an unmatched request's explanation (a function until first read).
+   * Unset for the common answered request.
    */
   const explanations: Array<(() => string) | string | undefined> = new Array(limit).fill(undefined)
-  const lateHeaders: Array<Record<string, string> | undefined> = new Array(limit).fill(undefined)
   let clears = 0
 
   const chunks = new Map<number, Uint8Array>()
@@ -278,9 +274,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     if (routes[slot] !== undefined) record.route = routes[slot]
     if (flags[slot]! & 4) record.entry = entry!
     if (files[slot] !== undefined) record.file = files[slot]
-    const late = lateHeaders[slot]
-    if (late) record.responseHeaders = redactHeaders(Object.entries(late).map(([name, value]) => [name, String(value)]))
-    else if (Number(responseCount) > 0) record.responseHeaders = redactHeaders(responsePairs)
+    if (Number(responseCount) > 0) record.responseHeaders = redactHeaders(responsePairs)
     const explain = explanations[slot]
     if (typeof explain === 'function') {
       // Computed once; the text replaces the function, so what it held (the request) can go.
@@ -299,32 +293,6 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   }
   const liveIds = function* (): Generator<number> {
     for (let id = oldestId(); id < nextId; id++) if (isLive(id)) yield id
-  }
-
-  class Entry implements LogEntry {
-    constructor(
-      readonly id: number,
-      readonly durationMs: number,
-    ) {}
-    get status(): number {
-      return isLive(this.id) ? statuses[this.id % limit]! : 0
-    }
-    set status(value: number) {
-      if (!isLive(this.id)) return
-      const slot = this.id % limit
-      statuses[slot] = value
-      const record = records[slot]
-      if (record) record.status = value
-    }
-    get responseHeaders(): Record<string, string> | undefined {
-      return isLive(this.id) ? lateHeaders[this.id % limit] : undefined
-    }
-    set responseHeaders(value: Record<string, string> | undefined) {
-      if (!isLive(this.id)) return
-      const slot = this.id % limit
-      lateHeaders[slot] = value
-      records[slot] = undefined
-    }
   }
 
   return {
@@ -362,22 +330,17 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       files[slot] = input.file
       records[slot] = undefined
       explanations[slot] = input.explanation
-      lateHeaders[slot] = undefined
       position += written + kept
-      if (waiters.size > 0) {
-        // Let the adapter finish the entry (its final status, set after its awaits) first.
-        setTimeout(() => {
-          if (!isLive(id)) return
-          for (const waiter of waiters) {
-            const record = recordOf(id)
-            if (waiter.predicate(record)) {
-              waiters.delete(waiter)
-              waiter.resolve(record)
-            }
-          }
-        }, 0)
+      // The record is final when it is added (the surface knows the status it sends): waiters
+      // are told at once.
+      for (const waiter of waiters) {
+        const record = recordOf(id)
+        if (waiter.predicate(record)) {
+          waiters.delete(waiter)
+          waiter.resolve(record)
+        }
       }
-      return new Entry(id, input.durationMs)
+      return { id, durationMs: input.durationMs }
     },
     waitFor(predicate, { timeout = 5000 } = {}) {
       for (const id of liveIds()) {

@@ -4,7 +4,6 @@
 import { HttpHandler, type RequestHandler } from 'msw'
 import {
   createEngine,
-  findRoute,
   fromFetchRequest,
   toFetchResponse,
   type Engine,
@@ -39,7 +38,7 @@ export class MockyardHandler extends HttpHandler {
         if (prefix && (url.origin !== prefix.origin || !url.pathname.startsWith(prefixPath))) return false
         // Cheap pre-check so that unrelated requests never reach the resolver.
         const path = prefixPath ? url.pathname.slice(prefixPath.length) : url.pathname
-        return findRoute(engine.table, path) !== undefined
+        return engine.table.lookup(path) !== undefined
       },
       async ({ request }) => {
         const startedAt = Date.now()

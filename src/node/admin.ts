@@ -115,7 +115,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
       res.destroy()
       return true
     }
-    if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, url.pathname, error, options.limit, undefined))
+    if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, url.pathname, error, options.limit))
     return true
   }
   const raw = req.headers[SESSION_HEADER]

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs'
 import { dirname, resolve as resolvePath } from 'node:path'
 import type { RequestHandler } from 'msw'
 import { compileRoutes, type RouteSource, type RouteTable } from '../core/compile-routes.js'
-import { createEngine, type Engine, type HandleResult, type MatchInfo } from '../core/engine.js'
+import { createEngine, type Engine, type HandleOptions, type HandleResult, type MatchInfo } from '../core/create-engine.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { createRequestLog, type LogEntry, type RequestLog, type RequestInput } from '../core/request-log.js'
-import type { EngineRequest } from '../core/request-data.js'
-import { fromFetchRequest } from '../core/fetch.js'
-import type { MockResponse } from '../core/respond.js'
+import type { EngineRequest } from '../core/parse-request.js'
+import { fromFetchRequest } from '../core/fetch-request.js'
+import type { MockResponse } from '../core/build-response.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
 import { listFiles, validateRoutes } from '../core/validate-routes.js'
 import { folderFiles, type FolderFiles } from './folder-files.js'
@@ -34,18 +34,40 @@ export interface SurfaceRequest extends EngineRequest {
   readonly logHeaders: RequestInput['headers']
   /** A full Fetch `Request`, built only when msw handlers must see it. */
   toFetch(): Request | Promise<Request>
-  /** The body, when the adapter has read it already (`null`: none): lets `respondNow` answer without a wait. */
-  readonly bodyBytes?: Uint8Array | null
   /** Unmatched, it goes to the `proxy` target: logged with the entry `proxy` (docs/behaviour.md, "Record, import and proxy"). */
   readonly proxied?: boolean
 }
 
 const PROXIED: Partial<MatchInfo> = { entry: 'proxy' }
 
+/**
+ * What answered a request. A handler's or a route's answer is in the request log already; an
+ * unmatched request is recorded by the surface once it knows what it sends (`settle`): its 404,
+ * the proxy's answer, or nothing (status 0: it fell through).
+ */
 export type Outcome =
-  | { kind: 'handler'; response: Response; record: LogEntry }
+  | {
+      kind: 'handler'
+      response: Response
+      /** The headers to send: the handler's, with the CORS headers the engine decides (`set-cookie` apart). */
+      headers: Record<string, string>
+      record: LogEntry
+    }
   | { kind: 'route'; response: MockResponse; info: MatchInfo; record: LogEntry }
-  | { kind: 'unmatched'; explanation: () => string; record: LogEntry }
+  | { kind: 'unmatched'; explanation: () => string; settle(sent: SentAnswer): LogEntry }
+
+/** What a surface sent for a request nothing in the instance answered. */
+export interface SentAnswer {
+  /** 0 when nothing was sent (the request fell through). */
+  status: number
+  responseHeaders?: Record<string, string>
+}
+
+/** How to answer one request: its session and where preflights are answered (see `HandleOptions`). */
+export interface RespondOptions extends HandleOptions {
+  /** The session (`x-mockyard-session`); default `''`. */
+  session?: string
+}
 
 /**
  * Everything the node surfaces share: the loaded config, the engine, the extra msw handlers, the
@@ -61,13 +83,13 @@ export interface Instance {
   readonly log: RequestLog
   /** Handlers from the options and plugins (tried before the routes). */
   readonly handlers: RequestHandler[]
-  /** Answers a request: extra handlers first, then the routes. Records it in the log. */
-  respond(request: SurfaceRequest, session?: string): Promise<Outcome>
   /**
-   * `respond()` without a wait where none is needed (the body already read, no extra handlers,
-   * no latency, the file in memory): the HTTP listener's hot path.
+   * Answers a request: extra handlers first, then the routes; records it in the log (see
+   * `Outcome`). The outcome comes at once when nothing needs a wait (the body already read, no
+   * extra handlers, no latency, the file in memory: the HTTP listener's hot path), else a
+   * promise of it.
    */
-  respondNow(request: SurfaceRequest, session?: string): Outcome | Promise<Outcome>
+  respond(request: SurfaceRequest, options?: RespondOptions): Outcome | Promise<Outcome>
   /** Adds handlers in front of all others until the next reset. */
   use(...handlers: RequestHandler[]): void
   /**
@@ -284,7 +306,7 @@ export async function createInstance(
     followFiles()
   }
 
-  /** The outcome of a request the engine handled, recorded in the log. */
+  /** The outcome of a request the engine handled; an answer is recorded in the log. */
   function outcomeOf(request: SurfaceRequest, session: string, started: number, time: number, result: HandleResult, body: Uint8Array | null): Outcome {
     if (!result.matched) {
       // Computed once, for the 404, the warning and the log alike; the request is released then.
@@ -297,7 +319,12 @@ export async function createInstance(
         }
         return text
       }
-      return { kind: 'unmatched', explanation, record: record(request, session, started, time, body, 0, request.proxied ? PROXIED : undefined, undefined, explanation) }
+      const info = request.proxied ? PROXIED : undefined
+      return {
+        kind: 'unmatched',
+        explanation,
+        settle: (sent) => record(request, session, started, time, body, sent.status, info, sent.responseHeaders, explanation),
+      }
     }
     const { info } = result
     return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers) }
@@ -332,34 +359,42 @@ export async function createInstance(
     })
   }
 
-  async function respond(request: SurfaceRequest, session = ''): Promise<Outcome> {
+  function respond(request: SurfaceRequest, respondOptions: RespondOptions = {}): Outcome | Promise<Outcome> {
+    const session = respondOptions.session ?? ''
     sessions.touch(session)
     const started = performance.now()
     const time = Date.now()
-    // Start reading the body before any handler can consume the request (memoised by the adapters).
-    const bodyRead = request.body().catch(() => null)
+    const handleOptions: HandleOptions = { session, preflight: respondOptions.preflight }
     const extra = perTest.length > 0 ? [...perTest, ...handlers] : handlers
-    if (extra.length > 0) {
-      // msw is loaded only when there are handlers: it costs ~100 ms and ~30 MB at start.
-      const { getResponse } = await import('msw')
-      const response = await getResponse(extra, await request.toFetch())
-      if (response) {
-        return { kind: 'handler', response, record: record(request, session, started, time, await bodyRead, response.status, { entry: 'handler' }, response.headers) }
-      }
-    }
-    const result = await engineFor(session).handle(request, { session })
-    return outcomeOf(request, session, started, time, result, await bodyRead)
+    if (extra.length > 0) return respondWithHandlers(request, extra, handleOptions, started, time)
+    const body = request.body()
+    if (body instanceof Promise) return body.then((bytes) => fromEngine(request, handleOptions, started, time, bytes))
+    return fromEngine(request, handleOptions, started, time, body)
   }
 
-  function respondNow(request: SurfaceRequest, session = ''): Outcome | Promise<Outcome> {
-    const body = request.bodyBytes
-    if (body === undefined || perTest.length > 0 || handlers.length > 0) return respond(request, session)
-    sessions.touch(session)
-    const started = performance.now()
-    const time = Date.now()
-    const result = engineFor(session).handleNow(request, body, { session })
+  /** The routes' answer (a promise only when the engine must wait). */
+  function fromEngine(request: SurfaceRequest, handleOptions: HandleOptions, started: number, time: number, body: Uint8Array | null): Outcome | Promise<Outcome> {
+    const session = handleOptions.session!
+    const result = engineFor(session).handle(request, handleOptions)
     if (result instanceof Promise) return result.then((settled) => outcomeOf(request, session, started, time, settled, body))
     return outcomeOf(request, session, started, time, result, body)
+  }
+
+  async function respondWithHandlers(request: SurfaceRequest, extra: RequestHandler[], handleOptions: HandleOptions, started: number, time: number): Promise<Outcome> {
+    // Start reading the body before any handler can consume the request (adapters read it once).
+    const bodyRead = Promise.resolve(request.body()).catch(() => null)
+    // msw is loaded only when there are handlers: it costs ~100 ms and ~30 MB at start.
+    const { getResponse } = await import('msw')
+    const response = await getResponse(extra, await request.toFetch())
+    if (response) {
+      const own: Record<string, string> = {}
+      response.headers.forEach((value, name) => {
+        if (name !== 'set-cookie') own[name] = value
+      })
+      const { headers } = engine.finish({ status: response.status, headers: own, body: null }, request)
+      return { kind: 'handler', response, headers, record: record(request, handleOptions.session!, started, time, await bodyRead, response.status, { entry: 'handler' }, response.headers) }
+    }
+    return fromEngine(request, handleOptions, started, time, await bodyRead)
   }
 
   return {
@@ -373,7 +408,6 @@ export async function createInstance(
     log,
     handlers,
     respond,
-    respondNow,
     use(...next) {
       perTest = [...next, ...perTest]
     },

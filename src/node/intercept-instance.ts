@@ -4,7 +4,7 @@
  * instance's explanations for requests nothing answers. `setupMockServer()` (mockyard/vitest)
  * uses it; `bench/in-process.mjs` measures it.
  */
-import { toFetchResponse } from '../core/fetch.js'
+import { toFetchResponse } from '../core/fetch-request.js'
 import { formatMessage } from '../core/errors.js'
 import { surfaceRequestFromFetch, type Instance } from './instance.js'
 import { startInterception, type Interception } from './interception/index.js'
@@ -41,6 +41,8 @@ export function interceptInstance(instance: Instance): InstanceInterception {
       const outcome = await instance.respond(surfaceRequestFromFetch(request))
       if (outcome.kind === 'route') return toFetchResponse(outcome.response)
       if (outcome.kind === 'handler') return outcome.response
+      // Nothing answers in process: recorded as such (status 0), then failed, warned or let through.
+      outcome.settle({ status: 0 })
       explanations.set(`${request.method} ${request.url}`, outcome.explanation())
       return undefined
     },

@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
-import { addCorsHeaders, preflightHeaders } from '../core/cors.js'
 import { formatMessage } from '../core/errors.js'
-import { errorResponse, type MockResponse } from '../core/respond.js'
+import { errorResponse, type MockResponse } from '../core/build-response.js'
 import type { Instance, Outcome, SurfaceRequest } from './instance.js'
 import { answerThenDrain, badTargetResponse, requestTarget } from './wire.js'
 import { proxyUnmatched } from './proxy.js'
@@ -63,7 +62,7 @@ function alreadyParsed(req: IncomingMessage & { body?: unknown }): Uint8Array | 
   return new TextEncoder().encode(JSON.stringify(body))
 }
 
-function headerGetter(req: IncomingMessage) {
+export function headerGetter(req: IncomingMessage) {
   return {
     get(name: string): string | null {
       const value = req.headers[name.toLowerCase()]
@@ -79,18 +78,17 @@ function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
 }
 
 /** Wraps a node request whose body has been read for the instance; a Fetch `Request` only on demand. */
-function toSurfaceRequest(req: IncomingMessage, target: { origin: string; path: string }, bytes: Uint8Array | null, proxied = false): SurfaceRequest {
+function toSurfaceRequest(req: IncomingMessage, headers: SurfaceRequest['headers'], target: { origin: string; path: string }, bytes: Uint8Array | null, proxied = false): SurfaceRequest {
   // The path alone picks the route: the origin is a validated host, never part of the path.
   const url = target.origin + target.path
   const raw = req.rawHeaders
   return {
     method: req.method ?? 'GET',
     url,
-    headers: headerGetter(req),
+    headers,
     logHeaders: raw,
-    bodyBytes: bytes,
     proxied,
-    body: () => Promise.resolve(bytes),
+    body: () => bytes,
     toFetch() {
       const headers = new Headers()
       for (const [name, value] of headerEntries(raw)) {
@@ -111,13 +109,8 @@ export function writeMockResponse(res: ServerResponse, response: MockResponse, h
   res.end(head || body === null ? undefined : body)
 }
 
-/** Writes a Fetch `Response` (from an msw handler), adding CORS headers. */
-export async function writeFetchResponse(res: ServerResponse, response: Response, origin: string | null, head: boolean): Promise<void> {
-  const headers: Record<string, string> = {}
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value
-  })
-  addCorsHeaders(headers, origin)
+/** Writes a Fetch `Response` (from an msw handler) with the headers the instance decided (`set-cookie` comes from the response). */
+export async function writeFetchResponse(res: ServerResponse, response: Response, headers: Record<string, string>, head: boolean): Promise<void> {
   const cookies = response.headers.getSetCookie?.() ?? []
   res.writeHead(response.status, { ...headers, ...(cookies.length > 0 ? { 'set-cookie': cookies } : {}) })
   if (head || response.body === null) {
@@ -195,16 +188,18 @@ export interface NodeHandlerOptions {
  */
 export function createNodeHandler(instance: Instance, options: NodeHandlerOptions) {
   return function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void {
-    const origin = req.headers.origin ?? null
     const method = (req.method ?? 'GET').toUpperCase()
     const head = method === 'HEAD'
+    const headers = headerGetter(req)
+    /** What the listener builds itself (its 400, 404, 413, 500) gets the CORS headers the engine decides. */
+    const finish = (response: MockResponse) => instance.engine.finish(response, { headers })
 
     const target = requestTarget(req)
     const path = target.problem === undefined ? target.path : (req.url ?? '/')
 
     const fail = (error: unknown): void => {
       if (error instanceof PayloadTooLargeError) {
-        if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, path, error, options.limit, origin))
+        if (!res.headersSent) answerThenDrain(req, res, finish(payloadTooLarge(method, path, error, options.limit)))
         return
       }
       instance.logger.error(formatMessage(`${method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`))
@@ -213,51 +208,53 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
         return
       }
       const response = errorResponse(500, 'Internal Server Error', `${method} ${path} failed inside mockyard: ${(error as Error)?.message ?? String(error)}. The server keeps serving; see its log for the stack`)
-      addCorsHeaders(response.headers, origin)
-      writeMockResponse(res, response, false)
+      writeMockResponse(res, finish(response), false)
     }
 
     const send = (outcome: Outcome, url: string, bytes: Uint8Array | null = null): void => {
       if (outcome.kind === 'route') {
+        // `OPTIONS *`: a preflight of the server as a whole, which says what it allows (docs/behaviour.md, "Requests on the wire").
+        if (path === '*') outcome.response.headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
         writeMockResponse(res, outcome.response, head)
-        logLine(instance, method, path, outcome.response.status, outcome.info.file ?? outcome.info.route, outcome.record.durationMs)
+        logLine(instance, method, path, outcome.response.status, outcome.info.file ?? outcome.info.route ?? outcome.info.entry, outcome.record.durationMs)
         return
       }
       if (outcome.kind === 'handler') {
-        writeFetchResponse(res, outcome.response, origin, head).then(() => logLine(instance, method, path, outcome.response.status, 'handler', outcome.record.durationMs), fail)
+        writeFetchResponse(res, outcome.response, outcome.headers, head).then(() => logLine(instance, method, path, outcome.response.status, 'handler', outcome.record.durationMs), fail)
         return
       }
       if (instance.options.proxy) {
-        proxyUnmatched(instance, req, res, bytes, outcome.record, head)
+        proxyUnmatched(instance, req, res, bytes, outcome.settle, head)
         return
       }
       if (options.mode === 'middleware' && next) {
+        outcome.settle({ status: 0 })
         next()
         return
       }
       if (options.rootInfo && method === 'GET' && (path === '/' || path.startsWith('/?'))) {
-        writeMockResponse(res, { status: 200, headers: addCorsHeaders({ 'content-type': 'application/json; charset=utf-8' }, origin), body: JSON.stringify(options.rootInfo()) }, false)
+        const response = finish({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(options.rootInfo()) })
         // Logged and recorded like any answered request (docs/behaviour.md, "Options").
-        outcome.record.status = 200
-        logLine(instance, method, path, 200, '/ (package info)', outcome.record.durationMs)
+        const record = outcome.settle({ status: 200, responseHeaders: response.headers })
+        writeMockResponse(res, response, false)
+        logLine(instance, method, path, 200, '/ (package info)', record.durationMs)
         return
       }
       const explanation = outcome.explanation()
       instance.logger.warn(explanation)
-      const response = notFoundResponse(explanation, req.headers.accept ?? null, method, url)
-      addCorsHeaders(response.headers, origin)
-      outcome.record.status = 404
-      outcome.record.responseHeaders = response.headers
+      const response = finish(notFoundResponse(explanation, req.headers.accept ?? null, method, url))
+      outcome.settle({ status: 404, responseHeaders: response.headers })
       writeMockResponse(res, response, head)
     }
 
     const answer = (error: Error | null, bytes: Uint8Array | null): void => {
       if (error) return fail(error)
       try {
-        const request = toSurfaceRequest(req, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
+        const request = toSurfaceRequest(req, headers, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
         const sessionHeader = req.headers[SESSION_HEADER]
         const session = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader
-        const outcome = instance.respondNow(request, session ?? '')
+        // The listener and the middleware answer a preflight on any path (docs/behaviour.md, "CORS").
+        const outcome = instance.respond(request, { session: session ?? '', preflight: 'any-path' })
         if (outcome instanceof Promise) outcome.then((settled) => send(settled, request.url, bytes)).catch(fail)
         else send(outcome, request.url, bytes)
       } catch (error) {
@@ -265,35 +262,16 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       }
     }
 
+    if (target.problem !== undefined) {
+      writeMockResponse(res, finish(badTargetResponse(method, target.problem)), head)
+      return
+    }
     const proceed = (): void => {
       try {
-        if (method === 'OPTIONS') {
-          // A preflight's body is not used, but one over `limit` is a 413 as on every path.
-          readBody(req, options.limit, (error) => (error ? fail(error) : preflight()))
-          return
-        }
         readBody(req, options.limit, answer)
       } catch (error) {
         fail(error)
       }
-    }
-
-    const preflight = (): void => {
-      try {
-        const headers = preflightHeaders(origin, req.headers['access-control-request-headers'] ?? null, req.headers['access-control-request-private-network'] === 'true')
-        // `OPTIONS *`: what the server as a whole answers (docs/behaviour.md, "Requests on the wire").
-        if (path === '*') headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
-        writeMockResponse(res, { status: 204, headers, body: null }, true)
-      } catch (error) {
-        fail(error)
-      }
-    }
-
-    if (target.problem !== undefined) {
-      const response = badTargetResponse(method, target.problem)
-      addCorsHeaders(response.headers, origin)
-      writeMockResponse(res, response, head)
-      return
     }
     if (options.admin && path.startsWith('/__mockyard/')) {
       new Promise<boolean>((resolve) => resolve(options.admin!(req, res, path, target.origin))).then((handled) => handled || proceed(), fail)
@@ -303,13 +281,10 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
   }
 }
 
-/** The 413 of a body over `limit`. */
-export function payloadTooLarge(method: string, path: string, error: Error, limit: number, origin: string | null | undefined): MockResponse {
-  const response = errorResponse(413, 'Payload Too Large', `${method} ${path}: ${error.message}. Send a smaller body, or raise the limit option`, { limit })
-  if (origin !== undefined) addCorsHeaders(response.headers, origin)
-  return response
+/** The 413 of a body over `limit`, without CORS headers (the admin endpoints send none; the listener adds the engine's). */
+export function payloadTooLarge(method: string, path: string, error: Error, limit: number): MockResponse {
+  return errorResponse(413, 'Payload Too Large', `${method} ${path}: ${error.message}. Send a smaller body, or raise the limit option`, { limit })
 }
-
 function logLine(instance: Instance, method: string, path: string, status: number, what: string, ms: number): void {
   if (instance.logsRequests) instance.logger.info(`${method} ${path} ${status} ${what} ${ms}ms`)
 }

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { addCorsHeaders } from '../core/cors.js'
-import type { LogEntry } from '../core/request-log.js'
-import { errorResponse } from '../core/respond.js'
+import { errorResponse } from '../core/build-response.js'
 import { forwardRequest, parseTarget, responseHeadersToSend } from './forward.js'
-import type { Instance } from './instance.js'
+import type { Instance, SentAnswer } from './instance.js'
+import type { LogEntry } from '../core/request-log.js'
 
 const targets = new Map<string, URL>()
 
@@ -11,9 +10,16 @@ const targets = new Map<string, URL>()
  * Forwards a request no route or handler answered to the `proxy` target and writes the real
  * answer back (status, headers minus hop-by-hop ones, body streamed). A target that cannot be
  * reached answers 502 JSON naming it. Nothing is written to disk. See docs/behaviour.md,
- * "Record, import and proxy".
+ * "Record, import and proxy". The request is recorded (`settle`) once the status is known.
  */
-export function proxyUnmatched(instance: Instance, req: IncomingMessage, res: ServerResponse, body: Uint8Array | null, entry: LogEntry, head: boolean): void {
+export function proxyUnmatched(
+  instance: Instance,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Uint8Array | null,
+  settle: (sent: SentAnswer) => LogEntry,
+  head: boolean,
+): void {
   const target = instance.options.proxy!
   let url = targets.get(target)
   if (!url) {
@@ -24,7 +30,7 @@ export function proxyUnmatched(instance: Instance, req: IncomingMessage, res: Se
   }
   const method = (req.method ?? 'GET').toUpperCase()
   const path = req.url ?? '/'
-  const origin = req.headers.origin ?? null
+  const requestHeaders = { get: (name: string) => (req.headers[name] as string | undefined) ?? null }
   const started = performance.now()
   const logLine = (status: number) => {
     if (instance.logsRequests) instance.logger.info(`${method} ${path} ${status} proxied to ${target} ${Math.round(performance.now() - started)}ms`)
@@ -38,9 +44,9 @@ export function proxyUnmatched(instance: Instance, req: IncomingMessage, res: Se
         `${method} ${path} matched no route and was forwarded to the proxy target ${target}, which did not answer (${reason}). Start the back end at ${target}, point the proxy option at one that runs, or add a route for this request`,
         { target, method, url: path },
       )
-      addCorsHeaders(answer.headers, origin)
+      instance.engine.finish(answer, { headers: requestHeaders })
       instance.logger.warn(JSON.parse(answer.body as string).message)
-      entry.status = 502
+      settle({ status: 502, responseHeaders: answer.headers })
       if (!res.headersSent) {
         res.writeHead(502, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body as string) })
         res.end(answer.body)
@@ -49,18 +55,19 @@ export function proxyUnmatched(instance: Instance, req: IncomingMessage, res: Se
     }
     const headers = responseHeadersToSend(response)
     // The real back end's CORS answer stands; where it gives none, mockyard's applies as on every response.
-    if (headers['access-control-allow-origin'] === undefined) addCorsHeaders(headers as Record<string, string>, origin)
-    entry.status = response.statusCode ?? 502
-    res.writeHead(response.statusCode ?? 502, response.statusMessage, headers)
+    if (headers['access-control-allow-origin'] === undefined) instance.engine.finish({ status: 0, headers: headers as Record<string, string>, body: null }, { headers: requestHeaders })
+    const status = response.statusCode ?? 502
+    settle({ status })
+    res.writeHead(status, response.statusMessage, headers)
     if (head) {
       response.resume()
       res.end()
-      logLine(entry.status)
+      logLine(status)
       return
     }
     response.on('error', () => res.destroy())
     response.pipe(res)
-    res.on('finish', () => logLine(entry.status))
+    res.on('finish', () => logLine(status))
   })
 }
 

@@ -7,7 +7,7 @@ import type { RoutesConfig } from '../core/types.js'
 import { closeEventStreams } from '../dashboard/index.js'
 import { handleAdmin } from './admin.js'
 import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
-import { createNodeHandler } from './node-handler.js'
+import { createNodeHandler, headerGetter } from './node-handler.js'
 import { answerClientError, answerConnect, answerExpectation, notContinued } from './wire.js'
 import { parseSize, type MockyardOptions } from './options.js'
 
@@ -79,7 +79,10 @@ export async function listen(instance: Instance, host: string, port: number): Pr
   // A tunnel request (`CONNECT host:443`) gets a JSON 400 too, not a silently dropped connection.
   server.on('connect', answerConnect)
   // An `Expect` other than 100-continue: a JSON 417, not node's bare one.
-  server.on('checkExpectation', answerExpectation)
+  // The CORS headers of the 417 are the engine's, as on every answer the listener builds.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
+    answerExpectation(req, res, (response) => instance.engine.finish(response, { headers: headerGetter(req) })),
+  )
   // `Expect: 100-continue` with a declared body over `limit`: the 413 comes instead of the 100.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (Number(req.headers['content-length'] ?? 0) > limit) notContinued.add(req)

@@ -6,8 +6,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { preview } from '../core/redact.js'
-import { addCorsHeaders } from '../core/cors.js'
-import { errorResponse, type MockResponse } from '../core/respond.js'
+import { errorResponse, type MockResponse } from '../core/build-response.js'
 
 /** Where a request goes: the origin it addressed (for `${context}`) and the path that picks the route. */
 export type RequestTarget = { origin: string; path: string; problem?: undefined } | { problem: string }
@@ -124,11 +123,10 @@ export function answerThenDrain(req: IncomingMessage, res: ServerResponse, respo
  * JSON 417 with the CORS headers, read by the client like the 413 (what it may still send is
  * drained), instead of node's bare one.
  */
-export function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
+export function answerExpectation(req: IncomingMessage, res: ServerResponse, finish: (response: MockResponse) => MockResponse): void {
   const method = req.method ?? 'GET'
   const response = errorResponse(417, 'Expectation Failed', `${method} ${(req.url ?? '/').slice(0, 200)} refused: the Expect header ${preview(String(req.headers.expect ?? ''), 80)} is not one mockyard can meet (only 100-continue is). Send the request without it`)
-  addCorsHeaders(response.headers, req.headers.origin ?? null)
-  answerThenDrain(req, res, response)
+  answerThenDrain(req, res, finish(response))
 }
 
 /**

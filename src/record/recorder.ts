@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { formatMessage } from '../core/errors.js'
-import { errorResponse } from '../core/respond.js'
+import { errorResponse } from '../core/build-response.js'
 import { forwardRequest, parseTarget, responseHeadersToSend } from '../node/forward.js'
 import { decodeBody, pairsOf } from './exchange.js'
 import { createRecordWriter, type RecordResult, type RecordSummary } from './writer.js'

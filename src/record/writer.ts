@@ -2,12 +2,11 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import mime from 'mime'
-import { compileRoutes, type RouteTable } from '../core/compile-routes.js'
-import { findRoute, methodOf } from '../core/engine.js'
+import { compileRoutes, methodOf, type RouteTable } from '../core/compile-routes.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { memoryFiles } from '../core/memory-files.js'
-import { BodyParseError, mediaType, parseBodyNow, parseQuery } from '../core/request-data.js'
-import { contentTypeOf } from '../core/respond.js'
+import { BodyParseError, mediaType, parseBody, parseQuery } from '../core/parse-request.js'
+import { contentTypeOf } from '../core/build-response.js'
 import type { RouteEntryConfig, RoutesConfig, SequenceItemConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { parseJsonFile } from '../node/load-config.js'
@@ -242,7 +241,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     if (!QUERY_METHODS.has(method)) {
       const type = exchange.requestHeaders.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? null
       try {
-        const tree = await parseBodyNow(exchange.requestBody, type)
+        const tree = parseBody(exchange.requestBody, type)
         if (tree !== undefined) flatten(tree, values, redact, secrets)
       } catch (error) {
         if (!(error instanceof BodyParseError)) throw error
@@ -349,7 +348,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     let recorded = route.methods.get(method)
     if (!recorded) {
       recorded = { variants: new Map() }
-      const found = findRoute(baseTable, url.pathname)
+      const found = baseTable.lookup(url.pathname)
       if (found && methodOf(found.route, method.toUpperCase())) {
         recorded.clash = `${method.toUpperCase()} ${url.pathname}: recorded but not written, ${routesFile} already answers it (route "${found.route.key}"). Remove that route's ${method} key to record it, or record into another --out`
         clashes.push(recorded.clash)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compileRoutes, createEngine, fromFetchRequest, memoryFiles, type RoutesConfig } from 'mockyard'
+import { compileRoutes, createEngine, fromFetchRequest, memoryFiles, type EngineRequest, type RoutesConfig } from 'mockyard'
 
 function engineFor(routes: RoutesConfig, files: Record<string, string> = {}) {
   return createEngine(compileRoutes([{ file: 'routes.json', routes, files: memoryFiles(files) }]))
@@ -23,9 +23,11 @@ describe('engine', () => {
   })
 })
 
-describe('engine.handleNow (a body already read)', () => {
+describe('engine.handle: a result at once, or a promise only when it must wait', () => {
   const enc = (text: string) => new TextEncoder().encode(text)
   const request = (url: string, init?: RequestInit) => fromFetchRequest(new Request(`http://localhost${url}`, init))
+  /** A request whose body its adapter has read already (`null`: none), as the listener hands it over. */
+  const read = (engineRequest: EngineRequest, bytes: Uint8Array | null): EngineRequest => ({ ...engineRequest, body: () => bytes })
   const routes: RoutesConfig = {
     'v1/claims': {
       file: 'all.json',
@@ -39,25 +41,25 @@ describe('engine.handleNow (a body already read)', () => {
   it('answers without a promise when nothing needs a wait, scoring the given body', () => {
     const engine = engineFor(routes, files)
     const json = { 'content-type': 'application/json' }
-    const result = engine.handleNow(request('/v1/claims', { method: 'POST', headers: json }), enc('{"member":{"state":"OH"}}'))
+    const result = engine.handle(read(request('/v1/claims', { method: 'POST', headers: json }), enc('{"member":{"state":"OH"}}')))
     expect(result).not.toBeInstanceOf(Promise)
     expect(result).toMatchObject({ matched: true, info: { entry: 'post[0]', file: 'ohio.json', status: 200 } })
-    const other = engine.handleNow(request('/v1/claims', { method: 'POST', headers: json }), enc('{"member":{"state":"TX"}}'))
+    const other = engine.handle(read(request('/v1/claims', { method: 'POST', headers: json }), enc('{"member":{"state":"TX"}}')))
     expect(other).toMatchObject({ matched: true, info: { entry: 'default', file: 'all.json' } })
-    expect(engine.handleNow(request('/v1/claims'), null)).toMatchObject({ matched: true, info: { file: 'all.json' } })
-    expect(engine.handleNow(request('/v1/none'), null)).toMatchObject({ matched: false })
+    expect(engine.handle(read(request('/v1/claims'), null))).toMatchObject({ matched: true, info: { file: 'all.json' } })
+    expect(engine.handle(read(request('/v1/none'), null))).toMatchObject({ matched: false })
   })
 
   it('answers a malformed JSON body with 400 at once', () => {
     const engine = engineFor(routes, files)
-    const result = engine.handleNow(request('/v1/claims', { method: 'POST', headers: { 'content-type': 'application/json' } }), enc('{"member":'))
+    const result = engine.handle(read(request('/v1/claims', { method: 'POST', headers: { 'content-type': 'application/json' } }), enc('{"member":')))
     expect(result).not.toBeInstanceOf(Promise)
     expect(result).toMatchObject({ matched: true, response: { status: 400 }, info: { entry: 'body' } })
   })
 
   it('returns a promise where it must wait: latency, a file not in memory (a multipart body answers at once)', async () => {
     const engine = engineFor(routes, files)
-    const slow = engine.handleNow(request('/v1/slow'), null)
+    const slow = engine.handle(read(request('/v1/slow'), null))
     expect(slow).toBeInstanceOf(Promise)
     await expect(slow).resolves.toMatchObject({ matched: true, info: { file: 'all.json' } })
 
@@ -65,12 +67,22 @@ describe('engine.handleNow (a body already read)', () => {
     form.set('member[state]', 'OH')
     const multipart = new Request('http://localhost/v1/claims', { method: 'POST', body: form })
     const bytes = new Uint8Array(await multipart.clone().arrayBuffer())
-    const parsed = engine.handleNow(fromFetchRequest(multipart), bytes)
+    const parsed = engine.handle(read(fromFetchRequest(multipart), bytes))
     expect(parsed).not.toBeInstanceOf(Promise)
     expect(parsed).toMatchObject({ matched: true, info: { file: 'ohio.json' } })
 
-    const missing = engine.handleNow(request('/v1/missing'), null)
+    const missing = engine.handle(read(request('/v1/missing'), null))
     expect(missing).toBeInstanceOf(Promise)
     await expect(missing).resolves.toMatchObject({ matched: true, response: { status: 404 } })
+  })
+
+  it('a Fetch request: at once without a body, a promise while its body is read, at once once it is', async () => {
+    const engine = engineFor(routes, files)
+    expect(engine.handle(request('/v1/claims'))).not.toBeInstanceOf(Promise)
+    const post = request('/v1/claims', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"member":{"state":"OH"}}' })
+    const first = engine.handle(post)
+    expect(first).toBeInstanceOf(Promise)
+    await expect(first).resolves.toMatchObject({ matched: true, info: { file: 'ohio.json' } })
+    expect(engine.handle(post)).toMatchObject({ matched: true, info: { file: 'ohio.json' } })
   })
 })

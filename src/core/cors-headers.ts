@@ -25,8 +25,11 @@ export function addCorsHeaders(headers: Record<string, string>, origin: string |
   return headers
 }
 
-/** The headers of a `204` answer to a CORS preflight (`OPTIONS`). */
-export function preflightHeaders(origin: string | null, requestHeaders: string | null, privateNetwork = false): Record<string, string> {
+/**
+ * The headers of a `204` answer to a CORS preflight (`OPTIONS`), before the CORS headers every
+ * answer gets (the engine adds those).
+ */
+export function preflightHeaders(requestHeaders: string | null, privateNetwork = false): Record<string, string> {
   const headers: Record<string, string> = {
     'access-control-allow-methods': ALLOWED_METHODS,
     'access-control-max-age': MAX_AGE,
@@ -35,5 +38,5 @@ export function preflightHeaders(origin: string | null, requestHeaders: string |
   // Chromium asks before a public page may call a local server (Private Network Access).
   if (privateNetwork) headers['access-control-allow-private-network'] = 'true'
   headers['vary'] = 'Access-Control-Request-Headers'
-  return addCorsHeaders(headers, origin)
+  return headers
 }

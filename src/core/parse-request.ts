@@ -7,8 +7,12 @@ export interface EngineRequest {
   /** The absolute URL. */
   readonly url: string
   readonly headers: { get(name: string): string | null }
-  /** Reads the whole body once (`null` when there is none). */
-  body(): Promise<Uint8Array | null>
+  /**
+   * The whole body (`null` when there is none): the bytes themselves when the adapter has them
+   * already (the listener's hot path), else a promise of them. Called at most once per request
+   * by each reader; adapters read the body once.
+   */
+  body(): Uint8Array | null | Promise<Uint8Array | null>
 }
 
 /** A body mockyard could not read: answered with 400. */
@@ -98,14 +102,10 @@ const textDecoder = new TextDecoder()
 
 /**
  * Parses a request body by its content type: JSON, urlencoded or multipart. Other types are
- * not scored (`undefined`). A body that does not parse throws `BodyParseError`.
+ * not scored (`undefined`). A body that does not parse throws `BodyParseError`. Every body is
+ * parsed at once (no promise), with work bounded by its size.
  */
-export async function parseBody(bytes: Uint8Array | null, contentType: string | null): Promise<unknown> {
-  return parseBodyNow(bytes, contentType)
-}
-
-/** `parseBody` without a wait: every body is parsed at once, with work bounded by its size. */
-export function parseBodyNow(bytes: Uint8Array | null, contentType: string | null): unknown {
+export function parseBody(bytes: Uint8Array | null, contentType: string | null): unknown {
   if (bytes === null || bytes.byteLength === 0) return undefined
   const type = mediaType(contentType)
   if (type === 'application/json' || type.endsWith('+json')) {

@@ -1,12 +1,13 @@
-import type { RouteMatch, RouteTable } from './compile-routes.js'
-import { methodOf } from './engine.js'
-import type { MatchResult } from './match-entry.js'
+import { methodOf, methodsOf, type RouteTable } from './compile-routes.js'
+import { scoreCandidate, type RequestValues } from './match-entry.js'
 
+/** A request no route answered, as the engine saw it. */
 export interface UnmatchedRequest {
+  /** The method the request counts as (upper case). */
   method: string
   url: URL
-  match?: MatchResult
-  lookup(pathname: string): RouteMatch | undefined
+  /** The values its conditions were scored against, when the route has the method: why each entry is out. */
+  values?: RequestValues
 }
 
 /**
@@ -30,12 +31,6 @@ function distance(a: string, b: string): number {
   return previous[b.length]!
 }
 
-/** Upper-case methods a route is configured for, in a stable order (HEAD only with a `head` key). */
-export function methodsOf(route: { methods: Map<string, unknown> }): string[] {
-  const order = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']
-  return order.filter((m) => route.methods.has(m))
-}
-
 function list(items: string[]): string {
   return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
 }
@@ -48,7 +43,7 @@ function list(items: string[]): string {
 export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): string {
   const { method, url } = request
   const head = `no route answers ${method} ${url.pathname}${url.search}`
-  const found = request.lookup(url.pathname)
+  const found = table.lookup(url.pathname)
   if (!found) {
     const path = url.pathname.replace(/^\/+|\/+$/g, '').toLowerCase()
     const keys = table.routes.map((route) => route.key.replace(/^\/+|\/+$/g, '').toLowerCase())
@@ -73,7 +68,8 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     return lines.join('\n')
   }
   const route = found.route
-  if (!methodOf(route, method) || !request.match) {
+  const compiled = methodOf(route, method)
+  if (!compiled || !request.values) {
     const methods = methodsOf(route)
     return [
       `${head}: ${route.key} answers ${list(methods)}, not ${method}.`,
@@ -81,8 +77,11 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     ].join('\n')
   }
   const lines = [`${head}: every entry of ${route.key} (${method}) is out:`]
-  for (const score of request.match.scores) {
-    lines.push(`  - ${score.candidate.label}: ${score.out ?? 'no conditions'}`)
+  const reasons: string[] = []
+  for (const candidate of compiled.default ? [compiled.default, ...compiled.conditionals] : compiled.conditionals) {
+    reasons.length = 0
+    scoreCandidate(candidate, request.values, reasons)
+    lines.push(`  - ${candidate.label}: ${reasons[0] ?? 'no conditions'}`)
   }
   lines.push(`Add an entry without params to "${route.key}" as the default, or send a request that fits one of the entries.`)
   return lines.join('\n')

@@ -1,3 +1,4 @@
+import { isSecretHeader, preview, REDACTED } from './redact.js'
 import type { ParamCondition, PatternCondition } from './types.js'
 
 /** What a condition makes of a request: counts of hits and misses, or `OUT` (different). */
@@ -9,8 +10,15 @@ export const OUT = null
 const HIT: Score = Object.freeze({ hits: 1, misses: 0 })
 const MISS: Score = Object.freeze({ hits: 0, misses: 1 })
 
-/** A compiled `params` or `headers` condition: built once at load, scored per request. */
+/** Where a condition reads the request: a param (body, then query) or a header. */
+export type ConditionKind = 'param' | 'header'
+
+/**
+ * A compiled `params` or `headers` condition: built once at load, scored per request, and able
+ * to say why a value puts its entry out (mockttp's matchers have `matches()` and `explain()`).
+ */
 export interface Condition {
+  readonly kind: ConditionKind
   /** The configured key (a query name, a body path or a header name). */
   readonly key: string
   /** The condition as configured, for explanations. */
@@ -20,6 +28,17 @@ export interface Condition {
    * for repeated parameters or JSON arrays). `null` means the entry is out.
    */
   score(value: unknown): Score | null
+  /**
+   * Why `value` puts the entry out, for explanations: `param "code" is "7", expected "5"`. A
+   * secret header's values are never shown, neither the request's nor the configured one.
+   */
+  explain(value: unknown): string
+}
+
+/** The `explain` of a condition: the request's value and the configured one, bounded in length. */
+export function explainCondition(kind: ConditionKind, key: string, expected: string): (value: unknown) => string {
+  if (kind === 'header' && isSecretHeader(key)) return () => `header "${key}" is ${REDACTED}, expected ${REDACTED}`
+  return (value) => `${kind} "${key}" is ${preview(value)}, expected ${expected}`
 }
 function isPattern(value: unknown): value is PatternCondition {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && 'pattern' in value
@@ -90,12 +109,15 @@ export function compilePattern(condition: PatternCondition): RegExp {
  * - any other object is compared by deep equality (JSON bodies).
  * An absent key is always a miss; a present but different value puts the entry out.
  */
-export function compileCondition(key: string, condition: ParamCondition): Condition {
+export function compileCondition(key: string, condition: ParamCondition, kind: ConditionKind = 'param'): Condition {
   if (isPattern(condition)) {
     const regex = compilePattern(condition)
+    const expected = `/${condition.pattern}/${regex.flags}`
     return {
+      kind,
       key,
-      expected: `/${condition.pattern}/${regex.flags}`,
+      expected,
+      explain: explainCondition(kind, key, expected),
       score(value) {
         if (value === undefined) return MISS
         if (!Array.isArray(value)) {
@@ -115,8 +137,10 @@ export function compileCondition(key: string, condition: ParamCondition): Condit
     const wanted = condition.map((v) => textOf(v) ?? '')
     const distinct = new Set(wanted)
     return {
+      kind,
       key,
       expected,
+      explain: explainCondition(kind, key, expected),
       score(value) {
         if (value === undefined) return { hits: 0, misses: wanted.length }
         // One pass over the request's values, stopping once every wanted value is seen.
@@ -136,8 +160,10 @@ export function compileCondition(key: string, condition: ParamCondition): Condit
   }
   if (typeof condition === 'object' && condition !== null) {
     return {
+      kind,
       key,
       expected,
+      explain: explainCondition(kind, key, expected),
       score(value) {
         if (value === undefined) return MISS
         return sameValue(condition, value) ? HIT : OUT
@@ -146,8 +172,10 @@ export function compileCondition(key: string, condition: ParamCondition): Condit
   }
   const text = textOf(condition) ?? ''
   return {
+    kind,
     key,
     expected,
+    explain: explainCondition(kind, key, expected),
     score(value) {
       if (value === undefined) return MISS
       if (!Array.isArray(value)) return textOf(value) === text ? HIT : OUT

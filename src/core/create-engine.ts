@@ -1,11 +1,11 @@
-import type { CompiledMethod, CompiledRoute, ResponseSpec, RouteMatch, RouteTable } from './compile-routes.js'
-import { addCorsHeaders, preflightHeaders } from './cors.js'
+import { methodOf, type CompiledMethod, type CompiledRoute, type ResponseSpec, type RouteTable } from './compile-routes.js'
+import { addCorsHeaders, preflightHeaders } from './cors-headers.js'
 import { formatMessage } from './errors.js'
-import { explainUnmatched } from './explain.js'
-import { matchEntry, scoreAll, type MatchResult, type RequestValues } from './match-entry.js'
-import { BodyParseError, parseBodyNow, parseQuery, type EngineRequest } from './request-data.js'
-import { buildResponse, errorResponse, unservedFile, type MockResponse } from './respond.js'
-import { createSequenceState } from './sequence.js'
+import { explainUnmatched } from './explain-unmatched.js'
+import { matchEntry, type RequestValues } from './match-entry.js'
+import { BodyParseError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
+import { buildResponse, errorResponse, unservedFile, type MockResponse } from './build-response.js'
+import { createSequenceState } from './sequence-state.js'
 import type { Logger } from './types.js'
 
 export interface EngineOptions {
@@ -21,7 +21,8 @@ export interface EngineOptions {
 
 /** What answered a request: the route key, the entry and the file. */
 export interface MatchInfo {
-  route: string
+  /** Absent for a preflight on a path no route has (answered by the listener and the middleware). */
+  route?: string
   entry: string
   file?: string
   status: number
@@ -34,6 +35,12 @@ export type HandleResult =
 export interface HandleOptions {
   /** The session whose sequence state the request advances (`x-mockyard-session`). */
   session?: string
+  /**
+   * Where an `OPTIONS` request is answered as a CORS preflight: `'any-path'` (the HTTP listener
+   * and the middleware) or `'routes'`, only on a configured route (in process, the service
+   * worker; the default). docs/behaviour.md, "CORS".
+   */
+  preflight?: 'any-path' | 'routes'
 }
 
 /**
@@ -45,16 +52,19 @@ export interface Engine {
   /** Swaps in a new route table (live reload); sequence positions are kept by route key. */
   setTable(table: RouteTable): void
   /**
-   * Answers a request, waiting out its latency. `{ matched: false }` when no route answers:
-   * the caller decides (fall through, 404, fail the test) and can ask for the explanation.
+   * Answers a request: `{ matched: false }` when no route answers (the caller decides: fall
+   * through, 404, fail the test, and can ask for the explanation). The result comes at once when
+   * nothing needs a wait (the body already read, no latency, the file in memory), so a server's
+   * hot path needs no promise; otherwise a promise of it (as hono's `fetch()` returns
+   * `Response | Promise<Response>`).
    */
-  handle(request: EngineRequest, options?: HandleOptions): Promise<HandleResult>
+  handle(request: EngineRequest, options?: HandleOptions): HandleResult | Promise<HandleResult>
   /**
-   * `handle()` for a request whose body the caller has read already (`null`: none): answers
-   * without a wait when it can (no latency, the file in memory), so
-   * a server's hot path needs no promise. Otherwise it returns a promise, as `handle()` does.
+   * A response the surface built itself (its 404, 413 or 500, an msw handler's) with the CORS
+   * headers the engine decides for `request`: what every answer carries (docs/behaviour.md,
+   * "CORS"). The engine's own answers have them already.
    */
-  handleNow(request: EngineRequest, body: Uint8Array | null, options?: HandleOptions): HandleResult | Promise<HandleResult>
+  finish(response: MockResponse, request: Pick<EngineRequest, 'headers'>): MockResponse
   /** Restarts every sequence (of one session, or of all when none is given). */
   reset(session?: string): void
   /**
@@ -78,17 +88,12 @@ export function effectiveMethod(request: EngineRequest): string {
   return method
 }
 
-/** The candidates for a method: HEAD answers as GET would, unless the route has a `head` key. */
-export function methodOf(route: CompiledRoute, method: string): CompiledMethod | undefined {
-  return route.methods.get(method) ?? (method === 'HEAD' ? route.methods.get('GET') : undefined)
-}
-
 /**
  * Creates the engine over a compiled route table.
  *
  * @example
  * const engine = createEngine(compileRoutes(sources), { latency: 0 })
- * const result = await engine.handle(new Request('http://localhost/v1/users'))
+ * const result = await engine.handle(fromFetchRequest(new Request('http://localhost/v1/users')))
  * if (result.matched) console.log(result.response.status)
  */
 export function createEngine(initialTable: RouteTable, options: EngineOptions = {}): Engine {
@@ -97,53 +102,56 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   const cors = options.cors ?? true
   const sequences = createSequenceState()
 
-  const finish = (response: MockResponse, request: EngineRequest): MockResponse => {
+  const finish = (response: MockResponse, request: Pick<EngineRequest, 'headers'>): MockResponse => {
     if (cors) addCorsHeaders(response.headers, request.headers.get('origin'))
     return response
   }
 
-  async function handle(request: EngineRequest, handleOptions: HandleOptions = {}): Promise<HandleResult> {
-    return handleNow(request, BODY_METHODS.has(effectiveMethod(request)) ? await request.body() : null, handleOptions)
-  }
-
-  function handleNow(request: EngineRequest, body: Uint8Array | null, handleOptions: HandleOptions = {}): HandleResult | Promise<HandleResult> {
+  function handle(request: EngineRequest, handleOptions: HandleOptions = {}): HandleResult | Promise<HandleResult> {
     const url = new URL(request.url)
     const method = effectiveMethod(request)
-    const found = findRoute(table, url.pathname)
-    if (!found) return unmatched(request, url, method)
+    const found = table.lookup(url.pathname)
+    if (method === 'OPTIONS' && (found || handleOptions.preflight === 'any-path')) return preflight(request, found?.route)
+    if (!found) return unmatched(url, method)
     const { route } = found
-
-    if (method === 'OPTIONS') {
-      const response: MockResponse = {
-        status: 204,
-        headers: preflightHeaders(request.headers.get('origin'), request.headers.get('access-control-request-headers'), request.headers.get('access-control-request-private-network') === 'true'),
-        body: null,
-      }
-      return { matched: true, response, info: { route: route.key, entry: 'preflight', status: 204 } }
-    }
-
     const compiled = methodOf(route, method)
-    if (!compiled) return unmatched(request, url, method)
+    if (!compiled) return unmatched(url, method)
 
     const values: RequestValues = { query: parseQuery(url.search), headers: request.headers }
     if (!BODY_METHODS.has(method)) return answer(request, url, method, route, compiled, values, handleOptions)
-    let parsed: unknown
+    const body = request.body()
+    if (body instanceof Promise) return body.then((bytes) => answerWithBody(request, url, method, route, compiled, values, handleOptions, bytes))
+    return answerWithBody(request, url, method, route, compiled, values, handleOptions, body)
+  }
+
+  /** `answer()` with the body's params, or the 400 of a body that does not parse. */
+  function answerWithBody(
+    request: EngineRequest,
+    url: URL,
+    method: string,
+    route: CompiledRoute,
+    compiled: CompiledMethod,
+    values: RequestValues,
+    handleOptions: HandleOptions,
+    body: Uint8Array | null,
+  ): HandleResult | Promise<HandleResult> {
     try {
-      parsed = parseBodyNow(body, request.headers.get('content-type'))
+      values.body = parseBody(body, request.headers.get('content-type'))
     } catch (error) {
       return badBody(error, request, url, method, route)
     }
-    if (parsed instanceof Promise) {
-      return parsed.then(
-        (tree: unknown) => {
-          values.body = tree
-          return answer(request, url, method, route, compiled, values, handleOptions)
-        },
-        (error: unknown) => badBody(error, request, url, method, route),
-      )
-    }
-    values.body = parsed
     return answer(request, url, method, route, compiled, values, handleOptions)
+  }
+
+  /** The `204` of a CORS preflight (docs/behaviour.md, "CORS"). */
+  function preflight(request: EngineRequest, route: CompiledRoute | undefined): HandleResult {
+    const headers = request.headers
+    const response: MockResponse = {
+      status: 204,
+      headers: preflightHeaders(headers.get('access-control-request-headers'), headers.get('access-control-request-private-network') === 'true'),
+      body: null,
+    }
+    return { matched: true, response: finish(response, request), info: { route: route?.key, entry: 'preflight', status: 204 } }
   }
 
   /** The 400 of a body that does not parse (anything else is rethrown). */
@@ -164,7 +172,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     handleOptions: HandleOptions,
   ): HandleResult | Promise<HandleResult> {
     const candidate = matchEntry(compiled, values)
-    if (!candidate) return unmatched(request, url, method, () => ({ scores: scoreAll(compiled, values) }))
+    if (!candidate) return unmatched(url, method, values)
 
     let spec: ResponseSpec = candidate.response
     let entry = candidate.label
@@ -194,12 +202,10 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     return built instanceof Promise ? built.then(done) : done(built)
   }
 
-  function unmatched(request: EngineRequest, url: URL, method: string, match?: () => MatchResult): HandleResult {
-    void request
-    return {
-      matched: false,
-      explanation: () => formatMessage(explainUnmatched(table, { method, url, match: match?.(), lookup: (path) => findRoute(table, path) })),
-    }
+  /** No route answers: the explanation is written only when asked for (with the table of the moment). */
+  function unmatched(url: URL, method: string, values?: RequestValues): HandleResult {
+    const current = table
+    return { matched: false, explanation: () => formatMessage(explainUnmatched(current, { method, url, values })) }
   }
 
   return {
@@ -210,7 +216,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       table = next
     },
     handle,
-    handleNow,
+    finish,
     reset(session) {
       sequences.reset(session)
     },
@@ -218,17 +224,4 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       return sequences.counts(session)
     },
   }
-}
-
-/**
- * Finds the route of a request path. The path may carry a format suffix: `/v1/users.json`
- * serves `v1/users` (the exact path is tried first).
- */
-export function findRoute(table: RouteTable, pathname: string): RouteMatch | undefined {
-  const found = table.lookup(pathname)
-  if (found) return found
-  const slash = pathname.lastIndexOf('/')
-  const dot = pathname.lastIndexOf('.')
-  if (dot <= slash + 1) return undefined
-  return table.lookup(pathname.slice(0, dot))
 }
