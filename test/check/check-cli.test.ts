@@ -296,6 +296,39 @@ describe('mockyard check --openapi', () => {
     expect(code).toBe(1)
   })
 
+  it('reads OpenAPI 3.1: a type list reads "string or null"; a params condition on a path parameter says params never read the path', () => {
+    writeFiles(root, {
+      'v31/openapi.json': {
+        openapi: '3.1.0',
+        info: { title: 't', version: '1' },
+        servers: [{ url: 'http://localhost:8080/api/v3' }],
+        paths: {
+          '/pet/{petId}': {
+            parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }],
+            get: {
+              responses: {
+                200: { description: 'ok', content: { 'application/json': { schema: { $ref: 'schemas.json#/Pet' } } } },
+                404: { description: 'none', content: { 'application/json': { schema: { type: 'object' } } } },
+              },
+            },
+          },
+        },
+      },
+      'v31/schemas.json': { Pet: { type: 'object', properties: { nickname: { type: ['string', 'null'] } } } },
+      'v31/routes.json': { 'api/v3/pet/:petId': { get: [{ file: 'pet.json' }, { file: 'none.json', status: 404, params: { petId: '0' } }] } },
+      'v31/data/pet.json': { nickname: 7 },
+      'v31/data/none.json': {},
+    })
+    const { code, lines } = check(['--routes', 'v31/routes.json', '--openapi', 'v31/openapi.json'])
+    expect(lines).toEqual([
+      'v31/data/pet.json#/nickname: must be string or null (schema v31/schemas.json#/Pet/properties/nickname/type, response 200 of GET /pet/{petId}). Update the data file to what the API answers now, or the document if it is wrong.',
+      'v31/routes.json#/api~1v3~1pet~1:petId/get/1/params/petId: "petId" is a path parameter of GET /pet/{petId}, and params conditions read the query string, never the path, so this condition is never met. Give the value its own route instead (a key with the value in place of :petId), or remove the condition.',
+      'OpenAPI coverage: 1 of 1 operations are mocked.',
+      '[mockyard] check: 2 problems.',
+    ])
+    expect(code).toBe(1)
+  })
+
   it('reports a document it cannot use', () => {
     writeFiles(root, { 'bad/swagger.yaml': 'swagger: "2.0"\npaths: {}\n' })
     const { code, lines } = check(['--routes', 'clean/routes.json', '--openapi', 'bad/swagger.yaml'])
