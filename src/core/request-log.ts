@@ -66,7 +66,8 @@ type HeaderInput = Record<string, string> | Iterable<[string, string]> | readonl
 /** The handle `add()` returns: the adapter that answers may still set the status it sent. */
 export interface LogEntry {
   readonly id: number
-  readonly durationMs: number
+  /** The time taken; an adapter that answers after recording (the proxy) sets the final one. */
+  durationMs: number
   status: number
   /** The response's headers, when the adapter builds the response after recording (an explained 404). */
   responseHeaders?: Record<string, string>
@@ -302,10 +303,17 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   }
 
   class Entry implements LogEntry {
-    constructor(
-      readonly id: number,
-      readonly durationMs: number,
-    ) {}
+    constructor(readonly id: number) {}
+    get durationMs(): number {
+      return isLive(this.id) ? durations[this.id % limit]! : 0
+    }
+    set durationMs(value: number) {
+      if (!isLive(this.id)) return
+      const slot = this.id % limit
+      durations[slot] = value
+      const record = records[slot]
+      if (record) record.durationMs = value
+    }
     get status(): number {
       return isLive(this.id) ? statuses[this.id % limit]! : 0
     }
@@ -377,7 +385,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
           }
         }, 0)
       }
-      return new Entry(id, input.durationMs)
+      return new Entry(id)
     },
     waitFor(predicate, { timeout = 5000 } = {}) {
       for (const id of liveIds()) {

@@ -8,6 +8,8 @@ export const BATCH_MS = 250
 export const BATCH_LIMIT = 200
 /** Bytes a client may leave unread before it counts as slow: its events are dropped until it drains. */
 const SLOW_BYTES = 256 * 1024
+/** How long a request still in flight (a proxied one) holds back the rows from it on, at most. */
+const IN_FLIGHT_MS = 30_000
 /** A comment line now and then keeps proxies and the browser from closing an idle stream. */
 const HEARTBEAT_MS = 15_000
 
@@ -106,11 +108,29 @@ function tick(instance: Instance, hub: Hub): void {
   }
   const lastId = log.lastId
   if (lastId > hub.lastId) {
-    if (lastId - hub.lastId > BATCH_LIMIT) broadcast(hub, 'resync', { lastId })
-    else broadcast(hub, 'requests', log.since(hub.lastId).map(summarize))
-    hub.lastId = lastId
-    hub.beat = 0
-    return
+    if (lastId - hub.lastId > BATCH_LIMIT) {
+      broadcast(hub, 'resync', { lastId })
+      hub.lastId = lastId
+      hub.beat = 0
+      return
+    }
+    const records = log.since(hub.lastId)
+    // A request still in flight (forwarded to the proxy target, no status yet) waits for its
+    // answer, and the ones after it keep their order: a row goes out once, complete.
+    const now = Date.now()
+    const pending = records.findIndex((record) => record.status === 0 && now - Date.parse(record.time) < IN_FLIGHT_MS)
+    const ready = pending === -1 ? records : records.slice(0, pending)
+    if (ready.length > 0) {
+      broadcast(hub, 'requests', ready.map(summarize))
+      hub.lastId = ready[ready.length - 1]!.id
+      hub.beat = 0
+      return
+    }
+    if (pending === -1) {
+      hub.lastId = lastId
+      hub.beat = 0
+      return
+    }
   }
   hub.beat += BATCH_MS
   if (hub.beat >= HEARTBEAT_MS) {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { addCorsHeaders } from '../core/cors.js'
-import type { LogEntry } from '../core/request-log.js'
+import { redactHeaders, type LogEntry } from '../core/request-log.js'
 import { errorResponse } from '../core/respond.js'
 import { forwardRequest, parseTarget, responseHeadersToSend } from './forward.js'
 import type { Instance } from './instance.js'
@@ -26,7 +26,10 @@ export function proxyUnmatched(instance: Instance, req: IncomingMessage, res: Se
   const path = req.url ?? '/'
   const origin = req.headers.origin ?? null
   const started = performance.now()
+  const recorded = entry.durationMs
   const logLine = (status: number) => {
+    // The log's duration covers the round trip to the target, as the log line's does.
+    entry.durationMs = Math.round((recorded + performance.now() - started) * 100) / 100
     if (instance.logsRequests) instance.logger.info(`${method} ${path} ${status} proxied to ${target} ${Math.round(performance.now() - started)}ms`)
   }
   forwardRequest(url, { method, url: path, rawHeaders: req.rawHeaders, body }, (error, response) => {
@@ -41,6 +44,7 @@ export function proxyUnmatched(instance: Instance, req: IncomingMessage, res: Se
       addCorsHeaders(answer.headers, origin)
       instance.logger.warn(JSON.parse(answer.body as string).message)
       entry.status = 502
+      entry.durationMs = Math.round((recorded + performance.now() - started) * 100) / 100
       if (!res.headersSent) {
         res.writeHead(502, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body as string) })
         res.end(answer.body)
@@ -51,6 +55,8 @@ export function proxyUnmatched(instance: Instance, req: IncomingMessage, res: Se
     // The real back end's CORS answer stands; where it gives none, mockyard's applies as on every response.
     if (headers['access-control-allow-origin'] === undefined) addCorsHeaders(headers as Record<string, string>, origin)
     entry.status = response.statusCode ?? 502
+    // The dashboard shows the target's answer too (secrets redacted, as everywhere).
+    entry.responseHeaders = redactHeaders(Object.entries(headers).flatMap(([name, value]): Array<[string, string]> => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : String(value)]])))
     res.writeHead(response.statusCode ?? 502, response.statusMessage, headers)
     if (head) {
       response.resume()

@@ -4,6 +4,8 @@
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test as base, expect, type Page } from '@playwright/test'
@@ -71,6 +73,29 @@ test('new requests appear without a reload', async ({ page, listener }) => {
   expect(await shownRows(page)).toEqual(['GET | /v1/nope | 404 | unmatched', 'GET | /v1/users | 200 | v1/users · default'])
   // The new session is offered by the filter.
   await expect(page.locator('#f-session option[value="live-1"]')).toHaveCount(1)
+})
+
+test('a proxied request slower than a batch appears live once answered, with its status, duration and response headers', async ({ page }) => {
+  const target = createServer((req, res) => {
+    req.resume()
+    // Longer than a few batches of the live feed.
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json', 'x-real': 'yes' }).end('{"real":true}'), 1000)
+  })
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
+  const server = await startMockServer({ routes: examples + 'routes.json', data: examples + 'data', proxy: `http://127.0.0.1:${(target.address() as AddressInfo).port}` })
+  try {
+    await open(page, server)
+    await send(server, '/v1/slow-one')
+    await expect(page.locator('#requests tr.row')).toHaveCount(1, { timeout: 5000 })
+    expect(await shownRows(page)).toEqual(['GET | /v1/slow-one | 200 | proxied'])
+    // The duration covers the round trip (the target waited a second): a lower bound only.
+    expect(Number(await page.locator('#requests tr.row td.ms').textContent())).toBeGreaterThanOrEqual(990)
+    await page.locator('#requests tr.row').click()
+    await expect(page.locator('#detail')).toContainText('x-real')
+  } finally {
+    await server.stop()
+    target.close()
+  }
 })
 
 test('filters: session, path text, status class, unmatched only', async ({ page, listener }) => {
@@ -201,6 +226,14 @@ test('options and files, and readable on a narrow window', async ({ page, listen
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
   expect(overflow).toBeLessThanOrEqual(0)
   await expect(page.getByRole('button', { name: 'Reset all' })).toBeInViewport()
+  // A phone-sized window: what answered, and why nothing did, stay in view without scrolling.
+  await send(listener, '/v1/claimz-with-a-long-name-that-needs-wrapping')
+  await page.setViewportSize({ width: 360, height: 800 })
+  await expect(page.locator('#requests tr.row')).toHaveCount(2)
+  await expect(page.locator('#requests tr.row').first().locator('td.by')).toBeInViewport({ ratio: 1 })
+  const explanation = page.locator('#requests tr.explain pre').first()
+  expect(await explanation.evaluate((pre) => pre.scrollWidth - pre.clientWidth)).toBeLessThanOrEqual(0)
+  expect(await explanation.evaluate((pre) => pre.getBoundingClientRect().right)).toBeLessThanOrEqual(360)
   await page.getByRole('tab', { name: 'Config' }).click()
   await expect(page.locator('#config')).toContainText(examples + 'routes.json')
   await expect(page.locator('#config')).toContainText('Last reload')
