@@ -300,7 +300,8 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       }
       if (lower === 'content-type') contentType = value
       else if (lower === 'location') location = value
-      else if (lower === 'content-disposition' || (lower.startsWith('x-') && !HOP_BY_HOP.has(lower))) headers[name] = value
+      // X-Powered-By names the back end's framework (Express...): noise on every entry, not the API's.
+      else if (lower === 'content-disposition' || (lower.startsWith('x-') && lower !== 'x-powered-by' && !HOP_BY_HOP.has(lower))) headers[name] = value
     }
     if (location !== undefined) location = ownPath(location, exchange.origin ?? new URL(exchange.url).origin)
     const type = mediaType(contentType)

@@ -201,13 +201,13 @@ describe('createRecordWriter', () => {
 })
 
 describe('a redirect with a body', () => {
-  it('keeps a typed body (Express\'s "Found. Redirecting to"), and the mock answers with the same bytes', async () => {
+  it('keeps a typed body (Express\'s "Found. Redirecting to"), and the mock answers with the same bytes; X-Powered-By is not kept', async () => {
     const out = tempDir()
     const writer = createRecordWriter({ out })
     const express = 'Found. Redirecting to /v1/new-home'
     await writer.add({
       method: 'GET', url: 'http://api.test/v1/old-home', requestHeaders: [], requestBody: null, status: 302,
-      responseHeaders: [['Location', '/v1/new-home'], ['Content-Type', 'text/plain; charset=utf-8']],
+      responseHeaders: [['Location', '/v1/new-home'], ['Content-Type', 'text/plain; charset=utf-8'], ['X-Powered-By', 'Express']],
       responseBody: new TextEncoder().encode(express),
     })
     // Untyped bytes beside a Location are not an answer worth keeping: a plain `url`.
