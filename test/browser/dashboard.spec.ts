@@ -92,6 +92,9 @@ test('a proxied request slower than a batch appears live once answered, with its
     expect(Number(await page.locator('#requests tr.row td.ms').textContent())).toBeGreaterThanOrEqual(990)
     await page.locator('#requests tr.row').click()
     await expect(page.locator('#detail')).toContainText('x-real')
+    // The options in force name the proxy target.
+    await page.getByRole('tab', { name: 'Config' }).click()
+    await expect(page.locator('#config pre').first()).toContainText(`"proxy": "http://127.0.0.1:${(target.address() as AddressInfo).port}"`)
   } finally {
     await server.stop()
     target.close()
