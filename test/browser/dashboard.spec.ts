@@ -170,6 +170,16 @@ test('a request opened in full, with the keyboard: headers redacted, body, respo
   await expect(detail).toBeHidden()
 })
 
+test('a multipart body opened in full lists its fields and the file names the scoring reads', async ({ page, listener }) => {
+  const form = new FormData()
+  form.append('note', 'scan')
+  form.append('doc', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00, 0xfe])], { type: 'image/png' }), 'logo.png')
+  await send(listener, '/v1/upload', { method: 'POST', body: form })
+  await open(page, listener)
+  await page.locator('#requests tr.row').click()
+  await expect(page.locator('#detail pre.body')).toHaveText('multipart form, 2 parts:\nnote = scan\ndoc: file "logo.png" (image/png)')
+})
+
 test('the route table: entries, conditions, the selected session\'s sequence position, overrides', async ({ page, listener }) => {
   await send(listener, '/v1/jobs/42', { session: 'seq' })
   await send(listener, '/v1/jobs/42', { session: 'seq' })
