@@ -340,6 +340,11 @@ describe('mockyard check --openapi', () => {
     const missing = check(['--routes', 'clean/routes.json', '--openapi', 'bad/nothing.yaml', '--format', 'json'])
     expect(JSON.parse(missing.stdout)).toMatchObject([{ kind: 'openapi', file: 'bad/nothing.yaml', pointer: '' }])
     expect(missing.code).toBe(1)
+    // A missing document reads like a missing routes file, not like a parser's stack.
+    expect(check(['--routes', 'clean/routes.json', '--openapi', 'bad/nothing.yaml']).lines).toEqual([
+      'bad/nothing.yaml#: the OpenAPI document cannot be read (ENOENT). Check the path given to --openapi.',
+      '[mockyard] check: 1 problem.',
+    ])
   })
 })
 
