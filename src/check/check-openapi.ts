@@ -473,7 +473,23 @@ export async function checkOpenApi(
         }
       }
       if (!best) {
-        error({ kind: 'no-operation', file: source.file, pointer: toPointer([key]), message: `no path of ${api.label} matches the route "${key}"${baseHint}`, fix: 'Add the path to the OpenAPI document if the API has it, or remove or fix the route.' })
+        // A document without the base path the routes carry (no `servers`, or another one):
+        // name the prefix that would make the route fit, which is usually the whole fix.
+        let prefixHint = ''
+        let fix = 'Add the path to the OpenAPI document if the API has it, or remove or fix the route.'
+        for (let drop = 1; drop < segments.length && prefixHint === ''; drop++) {
+          const rest = segments.slice(drop)
+          // A literal segment must agree: a template alone (`/{id}`) fits anything.
+          const fits = operations.find((operation) => {
+            const pattern = segmentsOf(operation.path)
+            return pattern.some((segment) => segment !== '{}') && fit(rest, pattern) !== undefined
+          })
+          if (!fits) continue
+          const base = '/' + segments.slice(0, drop).join('/')
+          prefixHint = `; it would match ${fits.path} under the base path ${base}`
+          fix = `Add a server with that base path to the document (servers: [{ url: "${base}" }]) if the API is served there, or fix the route.`
+        }
+        error({ kind: 'no-operation', file: source.file, pointer: toPointer([key]), message: `no path of ${api.label} matches the route "${key}"${baseHint}${prefixHint}`, fix })
         continue
       }
       const atPath = operations.filter((o) => o.path === best.path)

@@ -329,6 +329,20 @@ describe('mockyard check --openapi', () => {
     expect(code).toBe(1)
   })
 
+  it('a route that fits under a base path the document lacks says which base path, and how to declare it', () => {
+    writeFiles(root, {
+      'nobase/openapi.yaml': 'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths:\n  /pet/{petId}:\n    get:\n      responses:\n        "200": { description: ok }\n  /{anything}:\n    get:\n      responses:\n        "200": { description: ok }\n',
+      'nobase/routes.json': { 'v2/pet/:petId': { get: { status: 200 } }, 'v2/store/order': { get: { status: 200 } } },
+    })
+    const { code, lines } = check(['--routes', 'nobase/routes.json', '--openapi', 'nobase/openapi.yaml'])
+    expect(lines.slice(0, 2)).toEqual([
+      'nobase/routes.json#/v2~1pet~1:petId: no path of nobase/openapi.yaml matches the route "v2/pet/:petId"; it would match /pet/{petId} under the base path /v2. Add a server with that base path to the document (servers: [{ url: "/v2" }]) if the API is served there, or fix the route.',
+      // A template alone (/{anything}) fits any segment: no hint from it.
+      'nobase/routes.json#/v2~1store~1order: no path of nobase/openapi.yaml matches the route "v2/store/order". Add the path to the OpenAPI document if the API has it, or remove or fix the route.',
+    ])
+    expect(code).toBe(1)
+  })
+
   it('reports a document it cannot use', () => {
     writeFiles(root, { 'bad/swagger.yaml': 'swagger: "2.0"\npaths: {}\n' })
     const { code, lines } = check(['--routes', 'clean/routes.json', '--openapi', 'bad/swagger.yaml'])
