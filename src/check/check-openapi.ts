@@ -352,13 +352,13 @@ function mediaMatches(declared: string, actual: string): boolean {
 const isJsonType = (type: string) => /^application\/(.+\+)?json\b/i.test(type.split(';')[0]!.trim())
 
 /** The names of the query parameters an operation declares (path item's included). */
-function queryParameters(doc: Json, operation: Operation): string[] {
+function queryParameters(doc: Json, operation: Operation, where = 'query'): string[] {
   const names: string[] = []
   for (const list of [operation.pathItem.parameters, operation.operation.parameters]) {
     if (!Array.isArray(list)) continue
     for (const raw of list) {
       const parameter = deref(doc, raw)
-      if (isObject(parameter) && parameter.in === 'query' && typeof parameter.name === 'string') names.push(parameter.name)
+      if (isObject(parameter) && parameter.in === where && typeof parameter.name === 'string') names.push(parameter.name)
     }
   }
   return [...new Set(names)]
@@ -407,7 +407,10 @@ function describeError(error: ErrorObject): string {
   } else if (error.keyword === 'const') {
     detail = ` (${JSON.stringify(params.allowedValue)})`
   }
-  return `${error.message ?? error.keyword}${detail}`
+  let message = error.message ?? error.keyword
+  // ajv writes a type list as "must be string,null".
+  if (error.keyword === 'type' && Array.isArray(params.type)) message = `must be ${params.type.slice(0, -1).join(', ')} or ${params.type.at(-1)}`
+  return `${message}${detail}`
 }
 
 /** How many operations the document has, how many are mocked, and how many of those by msw handlers. */
@@ -470,7 +473,23 @@ export async function checkOpenApi(
         }
       }
       if (!best) {
-        error({ kind: 'no-operation', file: source.file, pointer: toPointer([key]), message: `no path of ${api.label} matches the route "${key}"${baseHint}`, fix: 'Add the path to the OpenAPI document if the API has it, or remove or fix the route.' })
+        // A document without the base path the routes carry (no `servers`, or another one):
+        // name the prefix that would make the route fit, which is usually the whole fix.
+        let prefixHint = ''
+        let fix = 'Add the path to the OpenAPI document if the API has it, or remove or fix the route.'
+        for (let drop = 1; drop < segments.length && prefixHint === ''; drop++) {
+          const rest = segments.slice(drop)
+          // A literal segment must agree: a template alone (`/{id}`) fits anything.
+          const fits = operations.find((operation) => {
+            const pattern = segmentsOf(operation.path)
+            return pattern.some((segment) => segment !== '{}') && fit(rest, pattern) !== undefined
+          })
+          if (!fits) continue
+          const base = '/' + segments.slice(0, drop).join('/')
+          prefixHint = `; it would match ${fits.path} under the base path ${base}`
+          fix = `Add a server with that base path to the document (servers: [{ url: "${base}" }]) if the API is served there, or fix the route.`
+        }
+        error({ kind: 'no-operation', file: source.file, pointer: toPointer([key]), message: `no path of ${api.label} matches the route "${key}"${baseHint}${prefixHint}`, fix })
         continue
       }
       const atPath = operations.filter((o) => o.path === best.path)
@@ -556,9 +575,13 @@ export async function checkOpenApi(
           const path: Path = Array.isArray(value) ? [key, method, index] : [key, method]
           const query = queryParameters(doc, operation)
           const inQuery = (param: string) => query.some((q) => param === q || param === `${q}[]` || param.startsWith(`${q}[`) || param.startsWith(`${q}.`))
+          const inPath = queryParameters(doc, operation, 'path')
           for (const param of Object.keys(entry.params)) {
             if (inQuery(param)) continue
-            if (QUERY_METHODS.has(method)) {
+            if (inPath.includes(param) && (QUERY_METHODS.has(method) || !bodyHasKey(doc, operation.operation, param))) {
+              // params read the query and the body, never the path (docs/behaviour.md, "Checking mocks").
+              error({ kind: 'unknown-param', file: source.file, pointer: toPointer([...path, 'params', param]), message: `"${param}" is a path parameter of ${name}, and params conditions read the ${QUERY_METHODS.has(method) ? 'query string' : 'request body and query string'}, never the path, so this condition is never met`, fix: `Give the value its own route instead (a key with the value in place of :${param}), or remove the condition.` })
+            } else if (QUERY_METHODS.has(method)) {
               error({ kind: 'unknown-param', file: source.file, pointer: toPointer([...path, 'params', param]), message: `${name} has no query parameter "${param}" (${query.length > 0 ? `it declares ${query.join(', ')}` : 'it declares none'}), so this condition is never met`, fix: 'Use a declared parameter, or declare it in the document if the API has it.' })
             } else if (!bodyHasKey(doc, operation.operation, param)) {
               const hasBody = isObject(deref(doc, operation.operation.requestBody))

@@ -137,7 +137,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
       })
     } catch (error) {
       const message = ((error as Error).message ?? String(error)).split('\n')[0]!.replace(/\.$/, '')
-      entries.push({ severity: 'error', kind: 'openapi', file: path, pointer: '', message: `the OpenAPI document cannot be used: ${message}`, fix: 'Give an OpenAPI 3.0 or 3.1 document (JSON or YAML) whose $refs resolve.' })
+      if (!existsSync(path)) entries.push({ severity: 'error', kind: 'openapi', file: path, pointer: '', message: 'the OpenAPI document cannot be read (ENOENT)', fix: 'Check the path given to --openapi.' })
+      else entries.push({ severity: 'error', kind: 'openapi', file: path, pointer: '', message: `the OpenAPI document cannot be used: ${message}`, fix: 'Give an OpenAPI 3.0 or 3.1 document (JSON or YAML) whose $refs resolve.' })
     }
   }
 

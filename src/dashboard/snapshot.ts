@@ -48,6 +48,9 @@ export function dashboardState(instance: Instance) {
       limit: instance.options.limit ?? '50mb',
       requestLog: { limit: Math.max(1, Math.floor(instance.options.requestLog?.limit ?? 1000)) },
       admin: { allowRemote: instance.options.admin?.allowRemote ?? false },
+      // Where unanswered requests go, and what ${context} becomes, shape every answer too.
+      ...(instance.options.proxy !== undefined ? { proxy: instance.options.proxy } : {}),
+      ...(instance.options.pluginContext !== undefined ? { pluginContext: instance.options.pluginContext } : {}),
     },
     configFile: instance.config.configFile ?? null,
     routesFiles: instance.config.routes.map((spec) => ({

@@ -60,7 +60,7 @@ export type Outcome =
 export interface SentAnswer {
   /** 0 when nothing was sent (the request fell through). */
   status: number
-  responseHeaders?: Record<string, string>
+  responseHeaders?: RequestInput['responseHeaders']
 }
 
 /** How to answer one request: its session and where preflights are answered (see `HandleOptions`). */

@@ -57,7 +57,9 @@ export function proxyUnmatched(
     // The real back end's CORS answer stands; where it gives none, mockyard's applies as on every response.
     if (headers['access-control-allow-origin'] === undefined) instance.engine.finish({ status: 0, headers: headers as Record<string, string>, body: null }, { headers: requestHeaders })
     const status = response.statusCode ?? 502
-    settle({ status })
+    // Recorded now: the duration covers the round trip, and the dashboard shows the target's
+    // headers too (the log redacts secrets, as everywhere).
+    settle({ status, responseHeaders: Object.entries(headers).flatMap(([name, value]): Array<[string, string]> => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : String(value)]])) })
     res.writeHead(status, response.statusMessage, headers)
     if (head) {
       response.resume()

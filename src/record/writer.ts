@@ -299,17 +299,22 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       }
       if (lower === 'content-type') contentType = value
       else if (lower === 'location') location = value
-      else if (lower === 'content-disposition' || (lower.startsWith('x-') && !HOP_BY_HOP.has(lower))) headers[name] = value
+      // X-Powered-By names the back end's framework (Express...): noise on every entry, not the API's.
+      else if (lower === 'content-disposition' || (lower.startsWith('x-') && lower !== 'x-powered-by' && !HOP_BY_HOP.has(lower))) headers[name] = value
     }
     if (location !== undefined) location = ownPath(location, exchange.origin ?? new URL(exchange.url).origin)
-    const redirect = exchange.status >= 300 && exchange.status < 400 && location !== undefined
+    const type = mediaType(contentType)
+    const body = exchange.responseBody
+    const hasBody = body !== null && body !== undefined && body.byteLength > 0 && exchange.status !== 204 && exchange.status !== 304 && method !== 'head'
+    // A redirect that came with a typed body (Express sends text/plain "Found. Redirecting to
+    // ...") keeps it: status, file and Location, as `url` would answer without a body
+    // (docs/behaviour.md, "Record, import and proxy").
+    const redirect = exchange.status >= 300 && exchange.status < 400 && location !== undefined && !(hasBody && type !== '')
     if (redirect) {
       answer.url = scrub(location!, secrets)
       if (exchange.status === 302) delete answer.status
     } else if (location !== undefined) headers['Location'] = location
-    const type = mediaType(contentType)
-    const body = exchange.responseBody
-    if (!redirect && body && body.byteLength > 0 && exchange.status !== 204 && exchange.status !== 304 && method !== 'head') {
+    if (hasBody && !redirect) {
       let bytes = body
       if (isTextType(type) || (type === '' && looksLikeJson(body))) {
         const text = new TextDecoder().decode(body)

@@ -112,7 +112,7 @@ function rowOf(record) {
     el('td', { class: 'session', title: sessionLabel(record.session), text: session }),
     el('td', { class: 'method', text: record.method }),
     el('td', { class: 'path mono', text: pathOf(record.url) }),
-    el('td', { class: `status status-${String(record.status).charAt(0)}`, text: String(record.status) }),
+    el('td', { class: `status status-${String(record.status).charAt(0)}`, text: record.status === 0 ? '…' : String(record.status), title: record.status === 0 ? 'waiting for the answer' : undefined }),
     el('td', { class: 'by' }, answeredBy(record)),
     el('td', { class: 'file', text: record.file ?? '' }),
     el('td', { class: 'ms', text: String(record.durationMs) }),
@@ -162,7 +162,13 @@ function schedule() {
 
 function addRequests(records) {
   for (const record of records) {
-    if (state.requests.length > 0 && record.id <= state.requests[state.requests.length - 1].id) continue
+    if (state.requests.length > 0 && record.id <= state.requests[state.requests.length - 1].id) {
+      // A request sent while still in flight (proxied), now with its answer: its row is replaced.
+      for (let i = state.requests.length - 1; i >= 0 && state.requests[i].id >= record.id; i--) {
+        if (state.requests[i].id === record.id) state.requests[i] = record
+      }
+      continue
+    }
     state.requests.push(record)
     state.sessions.add(record.session)
   }
@@ -185,10 +191,37 @@ function headersTable(headers, caption) {
 
 const TEXT_TYPES = /^(text\/|application\/(json|[a-z.+-]*\+json|xml|[a-z.+-]*\+xml|x-www-form-urlencoded|javascript|graphql))/i
 
+/**
+ * A multipart form's parts, one line each: `name = value` for a field, `name: file "x.png"
+ * (image/png)` for a file (the scoring matches a file field by its file name). Null when the
+ * body does not read as one.
+ */
+function multipartLines(body, type) {
+  const match = /boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type)
+  if (!match) return null
+  const lines = []
+  for (const part of body.split('--' + (match[1] ?? match[2])).slice(1)) {
+    if (part.startsWith('--')) break
+    const end = part.indexOf('\r\n\r\n')
+    if (end === -1) continue
+    const head = part.slice(0, end)
+    const name = /(?:^|;)\s*name="([^"]*)"/im.exec(head)?.[1] ?? '?'
+    const file = /filename="([^"]*)"/i.exec(head)?.[1]
+    const type = /^content-type:\s*([^\r\n]+)/im.exec(head)?.[1]
+    if (file !== undefined) lines.push(`${name}: file "${file}"${type ? ` (${type})` : ''}`)
+    else lines.push(`${name} = ${part.slice(end + 4).replace(/\r\n$/, '')}`)
+  }
+  return lines.length > 0 ? lines : null
+}
+
 function bodyView(record) {
   if (record.body === null || record.body === undefined) return el('p', { class: 'count', text: 'no body' })
   const type = record.headers['content-type'] ?? ''
   const length = record.headers['content-length']
+  if (/^multipart\/form-data/i.test(type)) {
+    const lines = multipartLines(record.body, type)
+    if (lines) return el('pre', { class: 'body', text: `multipart form, ${lines.length} part${lines.length === 1 ? '' : 's'}:\n${lines.join('\n')}` })
+  }
   const binary = (type !== '' && !TEXT_TYPES.test(type) && !type.startsWith('multipart/form-data')) || record.body.includes('\uFFFD')
   if (binary) {
     const size = length ?? String(new TextEncoder().encode(record.body).byteLength)

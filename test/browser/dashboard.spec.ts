@@ -4,6 +4,8 @@
  */
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { test as base, expect, type Page } from '@playwright/test'
@@ -71,6 +73,37 @@ test('new requests appear without a reload', async ({ page, listener }) => {
   expect(await shownRows(page)).toEqual(['GET | /v1/nope | 404 | unmatched', 'GET | /v1/users | 200 | v1/users · default'])
   // The new session is offered by the filter.
   await expect(page.locator('#f-session option[value="live-1"]')).toHaveCount(1)
+})
+
+test('a proxied request slower than a batch: its row is completed once answered (status, duration, response headers), later rows are not held back', async ({ page }) => {
+  const target = createServer((req, res) => {
+    req.resume()
+    // Longer than a few batches of the live feed.
+    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json', 'x-real': 'yes' }).end('{"real":true}'), 1000)
+  })
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
+  const server = await startMockServer({ routes: examples + 'routes.json', data: examples + 'data', proxy: `http://127.0.0.1:${(target.address() as AddressInfo).port}` })
+  try {
+    await open(page, server)
+    const slow = send(server, '/v1/slow-one')
+    await expect(page.locator('#requests tr.row')).toHaveCount(1, { timeout: 5000 })
+    // Later requests are not held back by one still waiting for the target.
+    await send(server, '/v1/users')
+    await expect(page.locator('#requests tr.row')).toHaveCount(2, { timeout: 5000 })
+    await slow
+    // Once answered, the in-flight row is replaced by the complete one.
+    await expect.poll(() => shownRows(page), { timeout: 5000 }).toEqual(['GET | /v1/users | 200 | v1/users · default', 'GET | /v1/slow-one | 200 | proxied'])
+    // The duration covers the round trip (the target waited a second): a lower bound only.
+    expect(Number(await page.locator('#requests tr.row').nth(1).locator('td.ms').textContent())).toBeGreaterThanOrEqual(990)
+    await page.locator('#requests tr.row').nth(1).click()
+    await expect(page.locator('#detail')).toContainText('x-real')
+    // The options in force name the proxy target.
+    await page.getByRole('tab', { name: 'Config' }).click()
+    await expect(page.locator('#config pre').first()).toContainText(`"proxy": "http://127.0.0.1:${(target.address() as AddressInfo).port}"`)
+  } finally {
+    await server.stop()
+    target.close()
+  }
 })
 
 test('filters: session, path text, status class, unmatched only', async ({ page, listener }) => {
@@ -142,6 +175,16 @@ test('a request opened in full, with the keyboard: headers redacted, body, respo
   await expect(detail).toBeHidden()
 })
 
+test('a multipart body opened in full lists its fields and the file names the scoring reads', async ({ page, listener }) => {
+  const form = new FormData()
+  form.append('note', 'scan')
+  form.append('doc', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0xff, 0x00, 0xfe])], { type: 'image/png' }), 'logo.png')
+  await send(listener, '/v1/upload', { method: 'POST', body: form })
+  await open(page, listener)
+  await page.locator('#requests tr.row').click()
+  await expect(page.locator('#detail pre.body')).toHaveText('multipart form, 2 parts:\nnote = scan\ndoc: file "logo.png" (image/png)')
+})
+
 test('the route table: entries, conditions, the selected session\'s sequence position, overrides', async ({ page, listener }) => {
   await send(listener, '/v1/jobs/42', { session: 'seq' })
   await send(listener, '/v1/jobs/42', { session: 'seq' })
@@ -201,6 +244,14 @@ test('options and files, and readable on a narrow window', async ({ page, listen
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
   expect(overflow).toBeLessThanOrEqual(0)
   await expect(page.getByRole('button', { name: 'Reset all' })).toBeInViewport()
+  // A phone-sized window: what answered, and why nothing did, stay in view without scrolling.
+  await send(listener, '/v1/claimz-with-a-long-name-that-needs-wrapping')
+  await page.setViewportSize({ width: 360, height: 800 })
+  await expect(page.locator('#requests tr.row')).toHaveCount(2)
+  await expect(page.locator('#requests tr.row').first().locator('td.by')).toBeInViewport({ ratio: 1 })
+  const explanation = page.locator('#requests tr.explain pre').first()
+  expect(await explanation.evaluate((pre) => pre.scrollWidth - pre.clientWidth)).toBeLessThanOrEqual(0)
+  expect(await explanation.evaluate((pre) => pre.getBoundingClientRect().right)).toBeLessThanOrEqual(360)
   await page.getByRole('tab', { name: 'Config' }).click()
   await expect(page.locator('#config')).toContainText(examples + 'routes.json')
   await expect(page.locator('#config')).toContainText('Last reload')

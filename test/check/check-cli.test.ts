@@ -296,6 +296,53 @@ describe('mockyard check --openapi', () => {
     expect(code).toBe(1)
   })
 
+  it('reads OpenAPI 3.1: a type list reads "string or null"; a params condition on a path parameter says params never read the path', () => {
+    writeFiles(root, {
+      'v31/openapi.json': {
+        openapi: '3.1.0',
+        info: { title: 't', version: '1' },
+        servers: [{ url: 'http://localhost:8080/api/v3' }],
+        paths: {
+          '/pet/{petId}': {
+            parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer' } }],
+            get: {
+              responses: {
+                200: { description: 'ok', content: { 'application/json': { schema: { $ref: 'schemas.json#/Pet' } } } },
+                404: { description: 'none', content: { 'application/json': { schema: { type: 'object' } } } },
+              },
+            },
+          },
+        },
+      },
+      'v31/schemas.json': { Pet: { type: 'object', properties: { nickname: { type: ['string', 'null'] } } } },
+      'v31/routes.json': { 'api/v3/pet/:petId': { get: [{ file: 'pet.json' }, { file: 'none.json', status: 404, params: { petId: '0' } }] } },
+      'v31/data/pet.json': { nickname: 7 },
+      'v31/data/none.json': {},
+    })
+    const { code, lines } = check(['--routes', 'v31/routes.json', '--openapi', 'v31/openapi.json'])
+    expect(lines).toEqual([
+      'v31/data/pet.json#/nickname: must be string or null (schema v31/schemas.json#/Pet/properties/nickname/type, response 200 of GET /pet/{petId}). Update the data file to what the API answers now, or the document if it is wrong.',
+      'v31/routes.json#/api~1v3~1pet~1:petId/get/1/params/petId: "petId" is a path parameter of GET /pet/{petId}, and params conditions read the query string, never the path, so this condition is never met. Give the value its own route instead (a key with the value in place of :petId), or remove the condition.',
+      'OpenAPI coverage: 1 of 1 operations are mocked.',
+      '[mockyard] check: 2 problems.',
+    ])
+    expect(code).toBe(1)
+  })
+
+  it('a route that fits under a base path the document lacks says which base path, and how to declare it', () => {
+    writeFiles(root, {
+      'nobase/openapi.yaml': 'openapi: 3.0.3\ninfo: { title: t, version: "1" }\npaths:\n  /pet/{petId}:\n    get:\n      responses:\n        "200": { description: ok }\n  /{anything}:\n    get:\n      responses:\n        "200": { description: ok }\n',
+      'nobase/routes.json': { 'v2/pet/:petId': { get: { status: 200 } }, 'v2/store/order': { get: { status: 200 } } },
+    })
+    const { code, lines } = check(['--routes', 'nobase/routes.json', '--openapi', 'nobase/openapi.yaml'])
+    expect(lines.slice(0, 2)).toEqual([
+      'nobase/routes.json#/v2~1pet~1:petId: no path of nobase/openapi.yaml matches the route "v2/pet/:petId"; it would match /pet/{petId} under the base path /v2. Add a server with that base path to the document (servers: [{ url: "/v2" }]) if the API is served there, or fix the route.',
+      // A template alone (/{anything}) fits any segment: no hint from it.
+      'nobase/routes.json#/v2~1store~1order: no path of nobase/openapi.yaml matches the route "v2/store/order". Add the path to the OpenAPI document if the API has it, or remove or fix the route.',
+    ])
+    expect(code).toBe(1)
+  })
+
   it('reports a document it cannot use', () => {
     writeFiles(root, { 'bad/swagger.yaml': 'swagger: "2.0"\npaths: {}\n' })
     const { code, lines } = check(['--routes', 'clean/routes.json', '--openapi', 'bad/swagger.yaml'])
@@ -307,6 +354,11 @@ describe('mockyard check --openapi', () => {
     const missing = check(['--routes', 'clean/routes.json', '--openapi', 'bad/nothing.yaml', '--format', 'json'])
     expect(JSON.parse(missing.stdout)).toMatchObject([{ kind: 'openapi', file: 'bad/nothing.yaml', pointer: '' }])
     expect(missing.code).toBe(1)
+    // A missing document reads like a missing routes file, not like a parser's stack.
+    expect(check(['--routes', 'clean/routes.json', '--openapi', 'bad/nothing.yaml']).lines).toEqual([
+      'bad/nothing.yaml#: the OpenAPI document cannot be read (ENOENT). Check the path given to --openapi.',
+      '[mockyard] check: 1 problem.',
+    ])
   })
 })
 

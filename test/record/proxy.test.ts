@@ -65,6 +65,25 @@ describe('the proxy option', () => {
     }
   })
 
+  it('the request log keeps the round trip to the target and its response headers, secrets redacted', async () => {
+    const slow = createServer((req, res) => {
+      req.resume()
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json', 'x-real': 'yes', 'set-cookie': `sid=${SECRETS.setCookie}` }).end('{"real":true}'), 200)
+    })
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve))
+    const server = await startMockServer({ routes, proxy: `http://127.0.0.1:${(slow.address() as AddressInfo).port}` })
+    try {
+      expect(await (await fetch(`${server.url}/api/slow`)).json()).toEqual({ real: true })
+      const [record] = server.requests({ path: '/api/slow' })
+      // The target waited 200 ms before answering: the duration covers it (a lower bound only).
+      expect(record!.durationMs).toBeGreaterThanOrEqual(190)
+      expect(record!.responseHeaders).toMatchObject({ 'content-type': 'application/json', 'x-real': 'yes', 'set-cookie': '<redacted>' })
+    } finally {
+      await server.stop()
+      slow.close()
+    }
+  })
+
   it('a target that is down answers 502 JSON naming the target and what to do', async () => {
     const server = await startMockServer({ routes, proxy: 'http://127.0.0.1:9/base' })
     try {

@@ -94,7 +94,7 @@ describe('mockyard record', () => {
       const replayed = await see(await call(mock.url))
       const original = recorded[index]!
       expect({ name, status: replayed.status, type: replayed.type, location: replayed.location }).toEqual({ name, status: original.status, type: original.type, location: original.location })
-      // A redirect's body is not kept (the mock redirects without one).
+      // A redirect's untyped body is not kept (the mock redirects without one).
       if (original.status !== 302) expect(replayed.body.equals(original.body), name).toBe(true)
     }
     expect(await mock.stop('SIGTERM')).toBe(0)
@@ -197,6 +197,33 @@ describe('createRecordWriter', () => {
     expect(routes['v1/job'].get).toEqual({ response: [{ status: 202, repeat: 2 }, { status: 201, file: 'v1-job.json' }] })
     expect(routes['v1/events'].post.map((e: { params: unknown }) => e.params)).toEqual([{ kind: 'a' }, { kind: 'b' }])
     expect(writer.summary()).toEqual({ requests: 13, routes: 4, entries: 6, files: 5, clashes: [] })
+  })
+})
+
+describe('a redirect with a body', () => {
+  it('keeps a typed body (Express\'s "Found. Redirecting to"), and the mock answers with the same bytes; X-Powered-By is not kept', async () => {
+    const out = tempDir()
+    const writer = createRecordWriter({ out })
+    const express = 'Found. Redirecting to /v1/new-home'
+    await writer.add({
+      method: 'GET', url: 'http://api.test/v1/old-home', requestHeaders: [], requestBody: null, status: 302,
+      responseHeaders: [['Location', '/v1/new-home'], ['Content-Type', 'text/plain; charset=utf-8'], ['X-Powered-By', 'Express']],
+      responseBody: new TextEncoder().encode(express),
+    })
+    // Untyped bytes beside a Location are not an answer worth keeping: a plain `url`.
+    await writer.add({
+      method: 'GET', url: 'http://api.test/v1/moved', requestHeaders: [], requestBody: null, status: 301,
+      responseHeaders: [['Location', 'http://api.test/v1/here']], responseBody: new TextEncoder().encode('moved'),
+    })
+    const routes = JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8'))
+    expect(routes['v1/old-home']).toEqual({ get: { status: 302, file: 'v1-old-home.txt', responseHeader: { Location: '/v1/new-home' } } })
+    expect(routes['v1/moved']).toEqual({ get: { status: 301, url: '/v1/here' } })
+
+    const mock = await startCli(['--routes', join(out, 'routes.json'), '--data', join(out, 'data'), '--latency', '0', '--port', '0', '--no-watch'])
+    const replayed = await see(await fetch(`${mock.url}/v1/old-home`, { redirect: 'manual' }))
+    expect({ status: replayed.status, type: replayed.type, location: replayed.location, body: replayed.body.toString() })
+      .toEqual({ status: 302, type: 'text/plain', location: '/v1/new-home', body: express })
+    expect(await mock.stop('SIGTERM')).toBe(0)
   })
 })
 
