@@ -340,7 +340,7 @@ export async function createInstance(
     const bodyRead = request.body().catch(() => null)
     const extra = perTest.length > 0 ? [...perTest, ...handlers] : handlers
     if (extra.length > 0) {
-      // msw is loaded only when there are handlers: it costs ~100 ms and ~30 MB at start.
+      // msw is loaded only when there are handlers: it is costly at start (bench/README.md, "msw loaded only for handlers").
       const { getResponse } = await import('msw')
       const response = await getResponse(extra, await request.toFetch())
       if (response) {
