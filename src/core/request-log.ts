@@ -180,6 +180,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const limit = Math.max(1, Math.floor(options.limit ?? 1000))
   const encoder = new TextEncoder()
   const slots = new LogSlots(limit)
+  const { ids, times, durations, statuses, flags, routes, files, explanations, lateHeaders } = slots
   const records = slots.records as Array<RequestRecord | undefined>
   let clears = 0
 
@@ -191,7 +192,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const oldestId = () => Math.max(firstLive, nextId - limit)
   const isLive = (id: number) => {
     const slot = id % limit
-    return id >= oldestId() && id < nextId && slots.ids[slot] === id && !slots.has(slot, CLEARED)
+    return id >= oldestId() && id < nextId && ids[slot] === id && !slots.has(slot, CLEARED)
   }
 
   const materialize = (slot: number): RequestRecord => {
@@ -208,33 +209,33 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       body = more > 0 ? `${text}… [${more} more bytes]` : text
     }
     const record: RequestRecord = {
-      id: slots.ids[slot]!,
-      time: new Date(slots.times[slot]!).toISOString(),
+      id: ids[slot]!,
+      time: new Date(times[slot]!).toISOString(),
       method: method!,
       url: url!,
       headers: redactHeaders(pairs),
       body,
-      status: slots.statuses[slot]!,
+      status: statuses[slot]!,
       matched: slots.has(slot, MATCHED),
       session: session!,
-      durationMs: slots.durations[slot]!,
+      durationMs: durations[slot]!,
     }
-    if (slots.routes[slot] !== undefined) record.route = slots.routes[slot]
+    if (routes[slot] !== undefined) record.route = routes[slot]
     if (slots.has(slot, HAS_ENTRY)) record.entry = entry!
-    if (slots.files[slot] !== undefined) record.file = slots.files[slot]
-    const late = slots.lateHeaders[slot]
+    if (files[slot] !== undefined) record.file = files[slot]
+    const late = lateHeaders[slot]
     if (late) record.responseHeaders = redactHeaders(Object.entries(late).map(([name, value]) => [name, String(value)]))
     else if (Number(responseCount) > 0) record.responseHeaders = redactHeaders(responsePairs)
-    const explain = slots.explanations[slot]
+    const explain = explanations[slot]
     if (typeof explain === 'function') {
       // Computed once; the text replaces the function, so what it held (the request) can go.
       try {
-        slots.explanations[slot] = explain()
+        explanations[slot] = explain()
       } catch (error) {
-        slots.explanations[slot] = `the explanation failed: ${(error as Error)?.message ?? String(error)}`
+        explanations[slot] = `the explanation failed: ${(error as Error)?.message ?? String(error)}`
       }
     }
-    if (slots.explanations[slot] !== undefined) record.explanation = slots.explanations[slot] as string
+    if (explanations[slot] !== undefined) record.explanation = explanations[slot] as string
     return record
   }
   const recordOf = (id: number): RequestRecord => {
@@ -251,22 +252,22 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       readonly durationMs: number,
     ) {}
     get status(): number {
-      return isLive(this.id) ? slots.statuses[this.id % limit]! : 0
+      return isLive(this.id) ? statuses[this.id % limit]! : 0
     }
     set status(value: number) {
       if (!isLive(this.id)) return
       const slot = this.id % limit
-      slots.statuses[slot] = value
+      statuses[slot] = value
       const record = records[slot]
       if (record) record.status = value
     }
     get responseHeaders(): Record<string, string> | undefined {
-      return isLive(this.id) ? slots.lateHeaders[this.id % limit] : undefined
+      return isLive(this.id) ? lateHeaders[this.id % limit] : undefined
     }
     set responseHeaders(value: Record<string, string> | undefined) {
       if (!isLive(this.id)) return
       const slot = this.id % limit
-      slots.lateHeaders[slot] = value
+      lateHeaders[slot] = value
       records[slot] = undefined
     }
   }
@@ -358,7 +359,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         return
       }
       for (const id of liveIds()) {
-        if (recordOf(id).session === session) slots.flags[id % limit]! |= CLEARED
+        if (recordOf(id).session === session) flags[id % limit]! |= CLEARED
       }
     },
   }

@@ -20,8 +20,6 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'dashboard/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
 }
 
-const cache = new Map<string, Buffer>()
-
 /** The page may load its own files and call its own origin, nothing else (no CDN, no fonts). */
 const PAGE_HEADERS = {
   'cache-control': 'no-cache',
@@ -58,11 +56,8 @@ export function handleDashboard(instance: Instance, action: string, req: Incomin
   const url = new URL(req.url ?? '/', 'http://dashboard')
   const asset = ASSETS[action === 'dashboard' ? '' : action]
   if (asset) {
-    let bytes = cache.get(asset.file)
-    if (!bytes) {
-      bytes = readFileSync(new URL(asset.file, STATIC))
-      cache.set(asset.file, bytes)
-    }
+    // Read per request (a page load asks for three small files): no module cache to go stale.
+    const bytes = readFileSync(new URL(asset.file, STATIC))
     res.writeHead(200, { 'content-type': asset.type, 'content-length': bytes.byteLength, ...PAGE_HEADERS })
     res.end(method === 'HEAD' ? undefined : bytes)
     return true

@@ -5,8 +5,6 @@ import { errorResponse } from '../core/respond.js'
 import { forwardRequest, parseTarget, responseHeadersToSend } from './forward.js'
 import type { Instance } from './instance.js'
 
-const targets = new Map<string, URL>()
-
 /**
  * Forwards a request no route or handler answered to the `proxy` target and writes the real
  * answer back (status, headers minus hop-by-hop ones, body streamed). A target that cannot be
@@ -15,13 +13,9 @@ const targets = new Map<string, URL>()
  */
 export function proxyUnmatched(instance: Instance, req: IncomingMessage, res: ServerResponse, body: Uint8Array | null, entry: LogEntry, head: boolean): void {
   const target = instance.options.proxy!
-  let url = targets.get(target)
-  if (!url) {
-    const parsed = parseTarget(target)
-    // validateOptions refuses anything else; this keeps a programmatic misuse from throwing.
-    url = typeof parsed === 'string' ? new URL('http://invalid.invalid') : parsed
-    if (targets.size < 100) targets.set(target, url)
-  }
+  const parsed = parseTarget(target)
+  // validateOptions refuses anything else; this keeps a programmatic misuse from throwing.
+  const url = typeof parsed === 'string' ? new URL('http://invalid.invalid') : parsed
   const method = (req.method ?? 'GET').toUpperCase()
   const path = req.url ?? '/'
   const origin = req.headers.origin ?? null
