@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { formatMessage } from '../core/errors.js'
 import type { Instance } from '../node/instance.js'
 import { openEventStream } from './events.js'
 import { dashboardRoutes, dashboardState } from './snapshot.js'
@@ -50,7 +51,7 @@ export function handleDashboard(instance: Instance, action: string, req: Incomin
   const method = (req.method ?? 'GET').toUpperCase()
   if (method !== 'GET' && method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD')
-    json(res, 405, { error: 'Method Not Allowed', message: `[mockyard] /__mockyard/${action} answers GET, not ${method}.` })
+    json(res, 405, { error: 'Method Not Allowed', message: formatMessage(`${method} /__mockyard/${action} refused: it answers GET and HEAD only. Send GET instead.`) })
     return true
   }
   const url = new URL(req.url ?? '/', 'http://dashboard')
@@ -79,10 +80,10 @@ export function handleDashboard(instance: Instance, action: string, req: Incomin
   if (one) {
     const record = instance.log.get(Number(one[1]))
     if (record) json(res, 200, record)
-    else json(res, 404, { error: 'Not Found', message: `[mockyard] the request log holds no request ${one[1]}: it was reset, or pushed out by newer ones. Reload the dashboard.` })
+    else json(res, 404, { error: 'Not Found', message: formatMessage(`the request log holds no request ${one[1]}: it was reset, or pushed out by newer ones. Reload the dashboard.`) })
     return true
   }
-  json(res, 404, { error: 'Not Found', message: `[mockyard] no dashboard endpoint /__mockyard/${action}. Open /__mockyard/ for the dashboard.` })
+  json(res, 404, { error: 'Not Found', message: formatMessage(`no dashboard endpoint /__mockyard/${action}. Open /__mockyard/ for the dashboard.`) })
   return true
 }
 
