@@ -246,8 +246,7 @@ describe('the request log', () => {
       const [record] = server.requests()
       expect(record!.headers['x-visible']).toBe('shown')
       for (const name of ['authorization', 'cookie', 'set-cookie']) {
-        expect(record!.headers[name]).toBeDefined()
-        expect(record!.headers[name]).not.toContain('s3cr3t')
+        expect(record!.headers[name]).toBe('<redacted>')
       }
       const viaAdmin = (await rawRequest(server.url, '/__mockyard/requests')).body.toString()
       expect(viaAdmin).toContain('x-visible')
