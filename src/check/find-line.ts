@@ -1,34 +1,48 @@
 import { readFileSync } from 'node:fs'
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml'
 
-const cache = new Map<string, { doc: ReturnType<typeof parseDocument>; lines: LineCounter } | null>()
+type Parsed = { doc: ReturnType<typeof parseDocument>; lines: LineCounter } | null
 
 function decodeToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~')
 }
 
 /**
- * The line (1-based) of a JSON Pointer in a JSON or YAML file: the line of the key that holds
- * the value (or of the array item), or of the deepest part of the pointer that exists. YAML 1.2
- * reads JSON too, with positions, so one parser serves routes, data and OpenAPI files.
- * `undefined` when the file cannot be read or parsed.
+ * A line finder for one check run: it parses each file once, and forgets them with the run (a
+ * later run reads the files as they are then).
+ *
+ * The finder gives the line (1-based) of a JSON Pointer in a JSON or YAML file: the line of the
+ * key that holds the value (or of the array item), or of the deepest part of the pointer that
+ * exists. YAML 1.2 reads JSON too, with positions, so one parser serves routes, data and OpenAPI
+ * files. `undefined` when the file cannot be read or parsed.
  *
  * @example
+ * const findLine = createLineFinder()
  * findLine('mocks/routes.json', '/v1~1users/file') // 2
  */
-export function findLine(path: string, pointer: string): number | undefined {
-  let parsed = cache.get(path)
-  if (parsed === undefined) {
-    try {
-      const lines = new LineCounter()
-      const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter: lines, uniqueKeys: false })
-      parsed = doc.errors.length > 0 ? null : { doc, lines }
-    } catch {
-      parsed = null
+export function createLineFinder(): (path: string, pointer: string) => number | undefined {
+  const cache = new Map<string, Parsed>()
+  return (path, pointer) => {
+    let parsed = cache.get(path)
+    if (parsed === undefined) {
+      parsed = parse(path)
+      cache.set(path, parsed)
     }
-    cache.set(path, parsed)
+    return parsed ? lineOf(parsed, pointer) : undefined
   }
-  if (!parsed) return undefined
+}
+
+function parse(path: string): Parsed {
+  try {
+    const lines = new LineCounter()
+    const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter: lines, uniqueKeys: false })
+    return doc.errors.length > 0 ? null : { doc, lines }
+  } catch {
+    return null
+  }
+}
+
+function lineOf(parsed: NonNullable<Parsed>, pointer: string): number {
   let node: unknown = parsed.doc.contents
   let offset = (node as Node | null)?.range?.[0] ?? 0
   for (const raw of pointer === '' ? [] : pointer.slice(1).split('/')) {

@@ -7,7 +7,7 @@ import { BUNDLED_CONFIG, findConfigFile, parseJsonFile, readRoutes, resolveConfi
 import type { RequestHandler } from 'msw'
 import type { MockyardOptions } from '../node/options.js'
 import { findDeadConfig } from './find-dead-config.js'
-import { findLine } from './find-line.js'
+import { createLineFinder } from './find-line.js'
 import type { CheckEntry, CheckKind, CheckReport } from './problem.js'
 
 /** What to check: a config file, or routes files and a data folder; and an OpenAPI document. */
@@ -142,6 +142,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     }
   }
 
+  const findLine = createLineFinder()
   for (const entry of entries) {
     if (entry.line === undefined && isAbsolute(entry.file) && existsSync(entry.file) && statSync(entry.file).isFile()) {
       const line = findLine(entry.file, entry.pointer)

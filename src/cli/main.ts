@@ -3,7 +3,7 @@
  * The `mockyard` command: a thin layer over `mockyard/node`. Flags override the config file.
  */
 import { parseArgs, styleText } from 'node:util'
-import { ConfigError } from '../core/errors.js'
+import { ConfigError, formatMessage } from '../core/errors.js'
 import { createInstance } from '../node/instance.js'
 import { BUNDLED_CONFIG, findConfigFile } from '../node/load-config.js'
 import { closestName } from '../node/closest-name.js'
@@ -51,7 +51,7 @@ function fail(message: string, code = 2): never {
 
 function integer(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined
-  if (!/^\d+$/.test(value)) fail(`[mockyard] --${name} takes a whole number, got "${value}". For example --${name} ${name === 'port' ? 3001 : 0}.`)
+  if (!/^\d+$/.test(value)) fail(formatMessage(`--${name} takes a whole number, got "${value}". For example --${name} ${name === 'port' ? 3001 : 0}.`))
   return Number(value)
 }
 
@@ -81,9 +81,9 @@ function flagError(error: Error & { code?: string }): string {
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
     const names = [...Object.keys(FLAGS), 'no-watch']
     const close = flag.startsWith('--') ? closestName(flag.slice(2).split('=')[0]!, names) : undefined
-    return `[mockyard] unknown flag ${flag}: ${close ? `did you mean --${close}?` : 'mockyard has no such flag.'} Run mockyard --help for the flags.`
+    return formatMessage(`unknown flag ${flag}: ${close ? `did you mean --${close}?` : 'mockyard has no such flag.'} Run mockyard --help for the flags.`)
   }
-  return `[mockyard] ${error.message.replace(/\.$/, '')}. Run mockyard --help for the flags.`
+  return formatMessage(`${error.message.replace(/\.$/, '')}. Run mockyard --help for the flags.`)
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -108,7 +108,7 @@ async function main(argv: string[]): Promise<void> {
     return
   }
   const level = (values.log ?? 'info') as LogLevel
-  if (!LOG_LEVELS.includes(level)) fail(`[mockyard] --log takes one of ${LOG_LEVELS.join(', ')}, got "${values.log}".`)
+  if (!LOG_LEVELS.includes(level)) fail(formatMessage(`--log takes one of ${LOG_LEVELS.join(', ')}, got "${values.log}". For example --log warn.`))
 
   const flags: MockyardOptions = {}
   if (values.routes) flags.routes = values.routes
@@ -126,7 +126,7 @@ async function main(argv: string[]): Promise<void> {
   const logger = createLogger(level)
   if (!configFile && !flags.routes && !flags.plugins) {
     configFile = BUNDLED_CONFIG
-    logger.info('[mockyard] no mocks/config.js here and no --routes: serving the bundled example mocks.')
+    logger.info(formatMessage('no mocks/config.js here and no --routes: serving the bundled example mocks.'))
   }
 
   let instance
@@ -140,7 +140,7 @@ async function main(argv: string[]): Promise<void> {
     // The fix depends on what failed: the host (unknown name, not an address of this machine) or the port.
     const hostProblem = error.code === 'ENOTFOUND' || error.code === 'EADDRNOTAVAIL' || error.code === 'EAI_AGAIN' || error.code === 'EAI_FAIL'
     const fix = hostProblem ? 'Pick a host this machine has with --host, such as 127.0.0.1, ::1 or 0.0.0.0.' : 'Pick another port with --port, or --port 0 for a free one.'
-    fail(`[mockyard] cannot listen on ${instance.options.host ?? '0.0.0.0'}:${instance.options.port ?? 9999}: ${error.code ?? error.message}. ${fix}`, 1)
+    fail(formatMessage(`cannot listen on ${instance.options.host ?? '0.0.0.0'}:${instance.options.port ?? 9999}: ${error.code ?? error.message}. ${fix}`), 1)
   })
   const shown = `http://${urlHostOf(running.host)}:${running.port}`
   process.stdout.write(`mockyard listening on ${shown}\n`)
@@ -151,11 +151,11 @@ async function main(argv: string[]): Promise<void> {
   let stopping = false
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
-      logger.warn(`[mockyard] ${signal} again: exiting now.`)
+      logger.warn(formatMessage(`${signal} again: exiting now.`))
       process.exit(signal === 'SIGINT' ? 130 : 143)
     }
     stopping = true
-    logger.info(`[mockyard] ${signal}: stopping (requests in flight finish first; ${signal} again exits at once).`)
+    logger.info(formatMessage(`${signal}: stopping (requests in flight finish first; ${signal} again exits at once).`))
     running.stop({ graceMs: SHUTDOWN_GRACE_MS }).then(
       () => process.exit(0),
       () => process.exit(1),
@@ -175,5 +175,5 @@ const SHUTDOWN_GRACE_MS = 10_000
  */
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  fail(`[mockyard] ${(error as Error)?.stack ?? String(error)}`, 1)
+  fail(formatMessage(`the command failed: ${(error as Error)?.stack ?? String(error)}`), 1)
 })

@@ -17,6 +17,11 @@ export function formatMessage(message: string): string {
   return `${PREFIX} ${message}`
 }
 
+/** A message without the prefix `formatMessage` gives it, to quote it inside another message. */
+export function withoutPrefix(message: string): string {
+  return message.startsWith(`${PREFIX} `) ? message.slice(PREFIX.length + 1) : message
+}
+
 /** Escapes one JSON Pointer token (`/` -> `~1`, `~` -> `~0`). */
 export function pointerToken(token: string | number): string {
   return String(token).replace(/~/g, '~0').replace(/\//g, '~1')

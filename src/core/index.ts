@@ -1,6 +1,8 @@
 /**
- * mockyard's isomorphic core: config types and validation, the route table, the matching and
- * sequencing engine. Fetch globals and URL only: it runs unchanged in Node and in the browser.
+ * `mockyard`: the isomorphic core, for adapters of your own. Validate a routes object, compile it
+ * into a route table, answer Fetch `Request`s with an engine. Fetch globals and URL only: it runs
+ * unchanged in Node and in the browser. What the README documents, nothing more: the matching
+ * internals stay behind the engine.
  *
  * Its modules, each named after its main export, in the order a request meets them:
  *   validate-routes    routes.json -> every problem, with its file and JSON pointer
@@ -14,7 +16,7 @@
  *   explain-unmatched  why no route answered a request
  *   create-engine      `handle(request)`: all of the above; a result, or a promise when it must wait
  *   fetch-request      Fetch `Request`/`Response` <-> the engine's request and response
- *   request-log        the bounded log of the requests answered
+ *   request-log        the bounded log of the requests answered (its store: log-slots)
  */
 export type {
   FileSource,
@@ -29,29 +31,11 @@ export type {
   RoutesConfig,
   SequenceItemConfig,
 } from './types.js'
-export { METHOD_KEYS } from './types.js'
-export { ConfigError, formatMessage, toPointer, type ConfigProblem } from './errors.js'
-export { validateRoutes, isInsideFolder, type RoutesValidation } from './validate-routes.js'
-export {
-  compileRoutes,
-  methodOf,
-  normalizePath,
-  type Candidate,
-  type CompiledMethod,
-  type CompiledRoute,
-  type FileRef,
-  type ResponseSpec,
-  type RouteMatch,
-  type RouteSource,
-  type RouteTable,
-} from './compile-routes.js'
-export { compileCondition, compilePattern, type Condition, type Score } from './compile-condition.js'
-export { matchEntry, scoreCandidate, type RequestValues } from './match-entry.js'
-export { parseBody, parseQuery, parsePath, lookupPath, BodyParseError, type EngineRequest } from './parse-request.js'
-export { buildResponse, contentTypeOf, errorResponse, type MockResponse } from './build-response.js'
-export { addCorsHeaders, preflightHeaders, ALLOWED_METHODS } from './cors-headers.js'
-export { createEngine, effectiveMethod, type Engine, type EngineOptions, type HandleResult, type HandleOptions, type MatchInfo } from './create-engine.js'
-export { explainUnmatched } from './explain-unmatched.js'
+export { ConfigError, type ConfigProblem } from './errors.js'
+export { validateRoutes, type RoutesValidation } from './validate-routes.js'
+export { compileRoutes, type RouteSource, type RouteTable } from './compile-routes.js'
+export { createEngine, type Engine, type EngineOptions, type HandleOptions, type HandleResult, type MatchInfo } from './create-engine.js'
 export { memoryFiles } from './memory-files.js'
 export { fromFetchRequest, toFetchResponse } from './fetch-request.js'
-export { createRequestLog, redactHeaders, bodyText, matchesFilter, type RequestLog, type RequestRecord, type RequestFilter } from './request-log.js'
+export type { EngineRequest } from './parse-request.js'
+export type { MockResponse } from './build-response.js'

@@ -1,3 +1,5 @@
+import { formatMessage } from './errors.js'
+import { CLEARED, HAS_BODY, HAS_ENTRY, LogSlots, MATCHED } from './log-slots.js'
 import { REDACTED, SECRET_HEADERS } from './redact.js'
 
 /** What mockyard recorded of one request. */
@@ -158,18 +160,14 @@ function responseHeaderText(input: RequestInput['responseHeaders']): [number, st
   return [count, text]
 }
 
-/** Bytes of the log's store per chunk; a record larger than half of it gets a chunk of its own. */
-const CHUNK_BYTES = 64 * 1024
-
 /**
  * A bounded request log: the newest `limit` records, oldest first.
  *
- * It is built for servers under load: a request's facts are copied into preallocated slots
- * (numbers in typed arrays, text and body bytes into 64 KB chunks of a byte store), so the log
- * keeps no per-request JavaScript object alive. Such objects would outlive the young
- * generation's collections, and V8 answers steady survivors by growing the young generation up
- * to its maximum: tens of MB of resident memory for nothing. Bodies are kept up to `BODY_LIMIT`
- * bytes (the rest is counted), so large uploads cannot pile up. Records are built when read.
+ * Built for servers under load: a request's facts are copied into the slots of a `LogSlots`
+ * store (log-slots.ts), so the log keeps no per-request JavaScript object alive. Bodies are kept
+ * up to `BODY_LIMIT` bytes (the rest is counted), so large uploads cannot pile up. Records are
+ * built when read. A slot's text is `method url entry session count [response pairs] request
+ * pairs`, NUL-separated (NUL cannot occur in HTTP headers).
  *
  * @example
  * const log = createRequestLog({ limit: 100 })
@@ -178,38 +176,12 @@ const CHUNK_BYTES = 64 * 1024
 export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const limit = Math.max(1, Math.floor(options.limit ?? 1000))
   const encoder = new TextEncoder()
-  const decoder = new TextDecoder()
-
-  // Per slot (id % limit). A slot is live when its id is in [firstLive, nextId) and not cleared.
-  const ids = new Float64Array(limit)
-  const times = new Float64Array(limit)
-  const durations = new Float64Array(limit)
-  const statuses = new Int32Array(limit)
-  /** Bit 0 matched, bit 1 cleared, bit 2 has an entry label, bit 3 has a body. */
-  const flags = new Uint8Array(limit)
-  const bodyLengths = new Float64Array(limit)
-  const chunkOf = new Int32Array(limit)
-  const offsets = new Int32Array(limit)
-  const textLengths = new Int32Array(limit)
-  const storedBodyLengths = new Int32Array(limit)
-  /** Route keys and file names come from the config: long-lived strings, kept by reference. */
-  const routes: Array<string | undefined> = new Array(limit).fill(undefined)
-  const files: Array<string | undefined> = new Array(limit).fill(undefined)
-  const records: Array<RequestRecord | undefined> = new Array(limit).fill(undefined)
-  /**
-   * A rare, per-record extra: an unmatched request's explanation (a function until first read).
-   * Unset for the common answered request.
-   */
-  const explanations: Array<(() => string) | string | undefined> = new Array(limit).fill(undefined)
+  const slots = new LogSlots(limit)
+  const { ids, times, durations, statuses, flags, routes, files, explanations } = slots
+  const records = slots.records as Array<RequestRecord | undefined>
   let clears = 0
 
-  const chunks = new Map<number, Uint8Array>()
-  let chunkId = 0
-  let chunk: Uint8Array = new Uint8Array(CHUNK_BYTES)
-  chunks.set(0, chunk)
-  let position = 0
-  let spare: Uint8Array | undefined
-
+  // A slot is live when its id is in [firstLive, nextId) and not cleared.
   let nextId = 1
   let firstLive = 1
   const waiters = new Set<{ predicate: (r: RequestRecord) => boolean; resolve: (r: RequestRecord) => void }>()
@@ -217,35 +189,11 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const oldestId = () => Math.max(firstLive, nextId - limit)
   const isLive = (id: number) => {
     const slot = id % limit
-    return id >= oldestId() && id < nextId && ids[slot] === id && (flags[slot]! & 2) === 0
-  }
-
-  /** Room for `bytes` more bytes: a new chunk when the current one is full. Frees chunks no live record uses. */
-  const reserve = (bytes: number) => {
-    if (position + bytes <= chunk.byteLength) return
-    const oldest = oldestId()
-    const keepFrom = oldest < nextId ? chunkOf[oldest % limit]! : chunkId + 1
-    for (const id of chunks.keys()) {
-      if (id >= keepFrom) break
-      const dropped = chunks.get(id)!
-      if (dropped.byteLength === CHUNK_BYTES) spare = dropped
-      chunks.delete(id)
-    }
-    chunkId++
-    if (bytes * 2 > CHUNK_BYTES) chunk = new Uint8Array(bytes)
-    else if (spare && spare !== chunk) {
-      chunk = spare
-      spare = undefined
-    } else chunk = new Uint8Array(CHUNK_BYTES)
-    chunks.set(chunkId, chunk)
-    position = 0
+    return id >= oldestId() && id < nextId && ids[slot] === id && !slots.has(slot, CLEARED)
   }
 
   const materialize = (slot: number): RequestRecord => {
-    const stored = chunks.get(chunkOf[slot]!)!
-    const start = offsets[slot]!
-    const textEnd = start + textLengths[slot]!
-    const parts = decoder.decode(stored.subarray(start, textEnd)).split('\0')
+    const parts = slots.text(slot).split('\0')
     const [method, url, entry, session, responseCount] = parts
     const responsePairs: Array<[string, string]> = []
     const firstRequestHeader = 5 + 2 * Number(responseCount)
@@ -253,10 +201,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     const pairs: Array<[string, string]> = []
     for (let i = firstRequestHeader; i + 1 < parts.length; i += 2) pairs.push([parts[i]!, parts[i + 1]!])
     let body: string | null = null
-    if (flags[slot]! & 8) {
-      const kept = storedBodyLengths[slot]!
-      const text = decoder.decode(stored.subarray(textEnd, textEnd + kept))
-      const more = bodyLengths[slot]! - kept
+    if (slots.has(slot, HAS_BODY)) {
+      const { text, more } = slots.body(slot)
       body = more > 0 ? `${text}… [${more} more bytes]` : text
     }
     const record: RequestRecord = {
@@ -267,12 +213,12 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       headers: redactHeaders(pairs),
       body,
       status: statuses[slot]!,
-      matched: (flags[slot]! & 1) === 1,
+      matched: slots.has(slot, MATCHED),
       session: session!,
       durationMs: durations[slot]!,
     }
     if (routes[slot] !== undefined) record.route = routes[slot]
-    if (flags[slot]! & 4) record.entry = entry!
+    if (slots.has(slot, HAS_ENTRY)) record.entry = entry!
     if (files[slot] !== undefined) record.file = files[slot]
     if (Number(responseCount) > 0) record.responseHeaders = redactHeaders(responsePairs)
     const explain = explanations[slot]
@@ -306,31 +252,26 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     },
     add(input) {
       const id = nextId++
-      const slot = id % limit
       // Response headers go first, after their count: `method url entry session count [pairs] request-pairs`.
       const [responseCount, responseText] = responseHeaderText(input.responseHeaders)
-      const text = `${input.method}\0${input.url}\0${input.entry ?? ''}\0${input.session}\0${responseCount}${responseText}\0${joinHeaders(input.headers)}`
       const body = typeof input.body === 'string' ? encoder.encode(input.body) : input.body
-      const kept = body ? Math.min(body.byteLength, BODY_LIMIT) : 0
-      // encodeInto writes at most three bytes per UTF-16 unit.
-      reserve(text.length * 3 + kept)
-      const written = encoder.encodeInto(text, chunk.subarray(position)).written
-      if (kept > 0) chunk.set(kept === body!.byteLength ? body! : body!.subarray(0, kept), position + written)
-      ids[slot] = id
-      times[slot] = typeof input.time === 'number' ? input.time : Date.parse(input.time)
-      durations[slot] = input.durationMs
-      statuses[slot] = input.status
-      flags[slot] = (input.matched ? 1 : 0) | (input.entry !== undefined ? 4 : 0) | (body && body.byteLength > 0 ? 8 : 0)
-      bodyLengths[slot] = body ? body.byteLength : 0
-      storedBodyLengths[slot] = kept
-      chunkOf[slot] = chunkId
-      offsets[slot] = position
-      textLengths[slot] = written
-      routes[slot] = input.route
-      files[slot] = input.file
-      records[slot] = undefined
-      explanations[slot] = input.explanation
-      position += written + kept
+      const hasBody = body !== null && body.byteLength > 0
+      slots.write(
+        {
+          id,
+          time: typeof input.time === 'number' ? input.time : Date.parse(input.time),
+          durationMs: input.durationMs,
+          status: input.status,
+          flags: (input.matched ? MATCHED : 0) | (input.entry !== undefined ? HAS_ENTRY : 0) | (hasBody ? HAS_BODY : 0),
+          text: `${input.method}\0${input.url}\0${input.entry ?? ''}\0${input.session}\0${responseCount}${responseText}\0${joinHeaders(input.headers)}`,
+          body,
+          kept: body ? Math.min(body.byteLength, BODY_LIMIT) : 0,
+          route: input.route,
+          file: input.file,
+          explanation: input.explanation,
+        },
+        oldestId(),
+      )
       // The record is final when it is added (the surface knows the status it sends): waiters
       // are told at once.
       for (const waiter of waiters) {
@@ -357,7 +298,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         }
         const timer = setTimeout(() => {
           waiters.delete(waiter)
-          reject(new Error(`[mockyard] no request fitting the predicate arrived within ${timeout} ms (${[...liveIds()].length} recorded). Check what was sent with requests, or raise the timeout.`))
+          reject(new Error(formatMessage(`no request fitting the predicate arrived within ${timeout} ms (${[...liveIds()].length} recorded). Check what was sent with requests, or raise the timeout.`)))
         }, timeout)
         waiters.add(waiter)
       })
@@ -383,7 +324,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         return
       }
       for (const id of liveIds()) {
-        if (recordOf(id).session === session) flags[id % limit]! |= 2
+        if (recordOf(id).session === session) flags[id % limit]! |= CLEARED
       }
     },
   }

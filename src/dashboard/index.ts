@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { formatMessage } from '../core/errors.js'
 import type { Instance } from '../node/instance.js'
 import { openEventStream } from './events.js'
 import { dashboardRoutes, dashboardState } from './snapshot.js'
@@ -19,8 +20,6 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'dashboard/app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   'dashboard/app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
 }
-
-const cache = new Map<string, Buffer>()
 
 /** The page may load its own files and call its own origin, nothing else (no CDN, no fonts). */
 const PAGE_HEADERS = {
@@ -52,17 +51,14 @@ export function handleDashboard(instance: Instance, action: string, req: Incomin
   const method = (req.method ?? 'GET').toUpperCase()
   if (method !== 'GET' && method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD')
-    json(res, 405, { error: 'Method Not Allowed', message: `[mockyard] /__mockyard/${action} answers GET, not ${method}.` })
+    json(res, 405, { error: 'Method Not Allowed', message: formatMessage(`${method} /__mockyard/${action} refused: it answers GET and HEAD only. Send GET instead.`) })
     return true
   }
   const url = new URL(req.url ?? '/', 'http://dashboard')
   const asset = ASSETS[action === 'dashboard' ? '' : action]
   if (asset) {
-    let bytes = cache.get(asset.file)
-    if (!bytes) {
-      bytes = readFileSync(new URL(asset.file, STATIC))
-      cache.set(asset.file, bytes)
-    }
+    // Read per request (a page load asks for three small files): no module cache to go stale.
+    const bytes = readFileSync(new URL(asset.file, STATIC))
     res.writeHead(200, { 'content-type': asset.type, 'content-length': bytes.byteLength, ...PAGE_HEADERS })
     res.end(method === 'HEAD' ? undefined : bytes)
     return true
@@ -84,10 +80,10 @@ export function handleDashboard(instance: Instance, action: string, req: Incomin
   if (one) {
     const record = instance.log.get(Number(one[1]))
     if (record) json(res, 200, record)
-    else json(res, 404, { error: 'Not Found', message: `[mockyard] the request log holds no request ${one[1]}: it was reset, or pushed out by newer ones. Reload the dashboard.` })
+    else json(res, 404, { error: 'Not Found', message: formatMessage(`the request log holds no request ${one[1]}: it was reset, or pushed out by newer ones. Reload the dashboard.`) })
     return true
   }
-  json(res, 404, { error: 'Not Found', message: `[mockyard] no dashboard endpoint /__mockyard/${action}. Open /__mockyard/ for the dashboard.` })
+  json(res, 404, { error: 'Not Found', message: formatMessage(`no dashboard endpoint /__mockyard/${action}. Open /__mockyard/ for the dashboard.`) })
   return true
 }
 

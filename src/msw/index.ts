@@ -2,15 +2,9 @@
  * `mockyard/msw`: the engine as msw request handlers. Works with msw 2.13.5+ and msw 3.
  */
 import { HttpHandler, type RequestHandler } from 'msw'
-import {
-  createEngine,
-  fromFetchRequest,
-  toFetchResponse,
-  type Engine,
-  type EngineOptions,
-  type HandleResult,
-  type RouteTable,
-} from '../core/index.js'
+import type { RouteTable } from '../core/compile-routes.js'
+import { createEngine, type Engine, type EngineOptions, type HandleResult } from '../core/create-engine.js'
+import { fromFetchRequest, toFetchResponse } from '../core/fetch-request.js'
 
 export interface RouteHandlerOptions {
   /**

@@ -122,7 +122,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
   const session = (Array.isArray(raw) ? raw[0] : raw) ?? undefined
   const allow = (methods: string) => {
     res.setHeader('allow', methods)
-    send(res, 405, { error: 'Method Not Allowed', message: `[mockyard] ${ADMIN_PREFIX}${action} answers ${methods}, not ${method}.` })
+    send(res, 405, { error: 'Method Not Allowed', message: formatMessage(`${method} ${ADMIN_PREFIX}${action} refused: it answers ${methods} only. Send ${methods.replace(', ', ' or ')} instead.`) })
     return true
   }
   if (handleDashboard(instance, action, req, res)) return true
@@ -176,7 +176,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
       }
       return true
     default:
-      send(res, 404, { error: 'Not Found', message: `[mockyard] no admin endpoint ${url.pathname}. There are ${ADMIN_PREFIX}reset, ${ADMIN_PREFIX}requests and ${ADMIN_PREFIX}routes.` })
+      send(res, 404, { error: 'Not Found', message: formatMessage(`no admin endpoint ${url.pathname}. There are ${ADMIN_PREFIX}reset, ${ADMIN_PREFIX}requests and ${ADMIN_PREFIX}routes.`) })
       return true
   }
 }

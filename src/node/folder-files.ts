@@ -11,8 +11,8 @@ export interface FolderFiles extends FileSource {
   pathOf(name: string): string | undefined
   /**
    * Reads a file now, synchronously, and keeps it (`undefined` when it is missing or outside the
-   * folder). For loading: a thousand small files take milliseconds this way, against a tenth of a
-   * second through `fs/promises`, whose every read is four trips through the thread pool.
+   * folder). For loading: far faster than `fs/promises`, whose every read is four trips through
+   * the thread pool (bench/README.md, "Reading data files at load").
    */
   load(name: string): Uint8Array | undefined
   /**

@@ -2,16 +2,12 @@
 // The declarations name Node types (node:http, NodeJS): an app's browser-only tsconfig (`types: ["vite/client"]`) needs this to compile them.
 /**
  * `mockyard/node`: load configs from disk, serve them over HTTP or as middleware, or hand msw
- * handlers to your own `setupServer`.
+ * handlers to your own `setupServer`; record and import traffic. What the README documents,
+ * nothing more: loading, instances and the logger stay internal.
  */
 export { createHandlers, createMiddleware, startMockServer, type HarnessApi, type Middleware, type RunningServer } from './server.js'
 export { MockServer } from './mock-server.js'
-export { createInstance, type Instance, type SurfaceDefaults, type Outcome } from './instance.js'
-export { resolveConfig, readRoutes, findConfigFile, BUNDLED_MOCKS, type ResolvedConfig } from './load-config.js'
-export { folderFiles, type FolderFiles } from './folder-files.js'
-export { createLogger, LOG_LEVELS, type LogLevel } from './logger.js'
-export { parseSize, validateOptions, IGNORED_OPTION_NAMES, type OptionsCheck, type MockyardOptions, type MockyardPlugin, type UnhandledRequestStrategy } from './options.js'
-export { SESSION_HEADER } from './node-handler.js'
+export { validateOptions, type OptionsCheck, type MockyardOptions, type MockyardPlugin, type UnhandledRequestStrategy } from './options.js'
 export { ConfigError, type ConfigProblem } from '../core/errors.js'
 export type { RequestRecord, RequestFilter } from '../core/request-log.js'
 export { startRecorder, type RecorderOptions, type RunningRecorder } from '../record/recorder.js'

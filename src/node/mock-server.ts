@@ -1,4 +1,5 @@
 import type { Server } from 'node:http'
+import { formatMessage } from '../core/errors.js'
 import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
 import type { MockyardOptions } from './options.js'
 import { listen, middlewareOf, type Middleware, type RunningServer } from './server.js'
@@ -39,7 +40,7 @@ export class MockServer {
 
   /** Starts listening; resolves once the server accepts connections. */
   async start(options: MockyardOptions = {}): Promise<{ url: string; port: number; host: string }> {
-    if (this.#running) throw new Error('[mockyard] this MockServer is already started. Call stop() first, or create another MockServer.')
+    if (this.#running) throw new Error(formatMessage('start() failed: this MockServer is already started. Call stop() first, or create another MockServer.'))
     const instance = await this.#load(options)
     this.#running = await listen(instance, instance.options.host ?? '0.0.0.0', instance.options.port ?? 0)
     // The CLI's line, through the logger (docs/behaviour.md, "Options").

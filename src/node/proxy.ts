@@ -4,8 +4,6 @@ import { forwardRequest, parseTarget, responseHeadersToSend } from './forward.js
 import type { Instance, SentAnswer } from './instance.js'
 import type { LogEntry } from '../core/request-log.js'
 
-const targets = new Map<string, URL>()
-
 /**
  * Forwards a request no route or handler answered to the `proxy` target and writes the real
  * answer back (status, headers minus hop-by-hop ones, body streamed). A target that cannot be
@@ -21,13 +19,9 @@ export function proxyUnmatched(
   head: boolean,
 ): void {
   const target = instance.options.proxy!
-  let url = targets.get(target)
-  if (!url) {
-    const parsed = parseTarget(target)
-    // validateOptions refuses anything else; this keeps a programmatic misuse from throwing.
-    url = typeof parsed === 'string' ? new URL('http://invalid.invalid') : parsed
-    if (targets.size < 100) targets.set(target, url)
-  }
+  const parsed = parseTarget(target)
+  // validateOptions refuses anything else; this keeps a programmatic misuse from throwing.
+  const url = typeof parsed === 'string' ? new URL('http://invalid.invalid') : parsed
   const method = (req.method ?? 'GET').toUpperCase()
   const path = req.url ?? '/'
   const requestHeaders = { get: (name: string) => (req.headers[name] as string | undefined) ?? null }

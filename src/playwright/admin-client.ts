@@ -1,3 +1,4 @@
+import { formatMessage, withoutPrefix } from '../core/errors.js'
 import { matchesFilter, type RequestFilter } from '../core/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
 
@@ -52,7 +53,7 @@ async function call(url: string, init: RequestInit): Promise<unknown> {
     } catch {
       // Not JSON: keep the text.
     }
-    throw new Error(`[mockyard] ${init.method ?? 'GET'} ${url} answered ${res.status}: ${message}`)
+    throw new Error(formatMessage(`${init.method ?? 'GET'} ${url} answered ${res.status}: ${withoutPrefix(message)}`))
   }
   return text === '' ? undefined : JSON.parse(text)
 }
@@ -84,7 +85,7 @@ export function createAdminClient(url: string, options: { session?: string } = {
         const found = (await client.requests()).find(predicate)
         if (found) return found
         if (Date.now() >= deadline) {
-          throw new Error(`[mockyard] no request fitting the predicate reached ${url} within ${timeout} ms. Check what was sent with requests(), or raise the timeout.`)
+          throw new Error(formatMessage(`no request fitting the predicate reached ${url} within ${timeout} ms. Check what was sent with requests(), or raise the timeout.`))
         }
         await new Promise((resolve) => setTimeout(resolve, interval))
       }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import mime from 'mime'
@@ -99,10 +99,9 @@ const REDACTED = '[redacted]'
 const QUERY_METHODS = new Set(['GET', 'HEAD', 'DELETE'])
 const ABSENT = '\u0000absent'
 
-let tempCounter = 0
-/** Writes a file atomically: a temporary file beside it, then a rename over it. */
+/** Writes a file atomically: a temporary file beside it (a name no other write uses), then a rename over it. */
 export function writeAtomic(path: string, data: string | Uint8Array): void {
-  const temp = `${path}.${process.pid}.${++tempCounter}.tmp`
+  const temp = `${path}.${process.pid}.${randomUUID()}.tmp`
   writeFileSync(temp, data)
   renameSync(temp, path)
 }

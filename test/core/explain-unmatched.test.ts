@@ -3,7 +3,8 @@
  * (docs/behaviour.md, "Selecting the entry (scoring)" and "Errors and limits").
  */
 import { describe, expect, it } from 'vitest'
-import { compileRoutes, createEngine, formatMessage, fromFetchRequest, memoryFiles, type RoutesConfig } from 'mockyard'
+import { compileRoutes, createEngine, fromFetchRequest, memoryFiles, type RoutesConfig } from 'mockyard'
+import { formatMessage } from '../../src/core/errors.js'
 
 function engineFor(routes: RoutesConfig) {
   return createEngine(compileRoutes([{ file: 'routes.json', routes, files: memoryFiles({ 'a.json': '"a"' }) }]))

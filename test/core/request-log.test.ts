@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { BODY_LIMIT, createRequestLog, type RequestInput } from '../../src/core/request-log.js'
+import { CHUNK_BYTES, CLEARED, HAS_BODY, HAS_ENTRY, LogSlots, MATCHED, type SlotFacts } from '../../src/core/log-slots.js'
 
 const input = (fields: Partial<RequestInput> = {}): RequestInput => ({
   time: Date.UTC(2026, 10, 22, 12, 0, 0),
@@ -178,5 +179,42 @@ describe('request log: what the dashboard reads', () => {
     expect(log.clears).toBe(1)
     expect(log.since(0).map((r) => r.id)).toEqual([3, 5])
     expect(log.get(4)).toBeUndefined()
+  })
+})
+
+describe('the log slot store', () => {
+  const facts = (fields: Partial<SlotFacts> = {}): SlotFacts => ({
+    id: 1,
+    time: 0,
+    durationMs: 0,
+    status: 200,
+    flags: 0,
+    text: '',
+    body: null,
+    kept: 0,
+    route: undefined,
+    file: undefined,
+    explanation: undefined,
+    ...fields,
+  })
+
+  it('names its flag bits, one bit each', () => {
+    const bits = [MATCHED, CLEARED, HAS_ENTRY, HAS_BODY]
+    expect(new Set(bits).size).toBe(4)
+    for (const bit of bits) expect(bit & (bit - 1)).toBe(0)
+    const slots = new LogSlots(4)
+    slots.write(facts({ id: 6, flags: MATCHED | HAS_BODY }), 6)
+    expect([MATCHED, CLEARED, HAS_ENTRY, HAS_BODY].map((flag) => slots.has(2, flag))).toEqual([true, false, false, true])
+  })
+
+  it('keeps text and the kept part of a body per slot, across chunks', () => {
+    const slots = new LogSlots(2)
+    const big = new TextEncoder().encode('b'.repeat(CHUNK_BYTES))
+    for (let id = 1; id <= 50; id++) {
+      slots.write(facts({ id, text: `GET\0/${id}\0é`, body: big, kept: 1000 + id }), Math.max(1, id - 1))
+      expect(slots.text(id % 2)).toBe(`GET\0/${id}\0é`)
+      expect(slots.body(id % 2)).toEqual({ text: 'b'.repeat(1000 + id), more: CHUNK_BYTES - 1000 - id })
+      if (id > 1) expect(slots.text((id - 1) % 2)).toBe(`GET\0/${id - 1}\0é`)
+    }
   })
 })

@@ -99,12 +99,14 @@ describe('README examples', () => {
 
 describe('README: the isomorphic core', () => {
   it('validates, compiles and answers a Fetch Request', async () => {
-    const { validateRoutes, createEngine, fromFetchRequest } = await import('mockyard')
+    const { validateRoutes, createEngine, fromFetchRequest, toFetchResponse } = await import('mockyard')
     const routes = { 'v1/users': { file: 'users.json', get: [{ file: 'admins.json', params: { role: 'admin' } }] } }
     expect(validateRoutes(routes, 'inline')).toEqual({ errors: [], warnings: [] })
     const engine = createEngine(compileRoutes([{ file: 'inline', routes, files: memoryFiles({ 'users.json': '[]', 'admins.json': '[1]' }) }]))
     const result = await engine.handle(fromFetchRequest(new Request('http://x.test/v1/users?role=admin')))
     expect(result.matched && [result.response.status, result.info.file]).toEqual([200, 'admins.json'])
+    const response = result.matched ? toFetchResponse(result.response) : undefined
+    expect([response?.status, await response?.text()]).toEqual([200, '[1]'])
     const missing = await engine.handle(fromFetchRequest(new Request('http://x.test/v1/nope')))
     expect(!missing.matched && missing.explanation()).toContain('no route answers GET /v1/nope')
     const request = new Request('http://x.test/v1/users')

@@ -1,7 +1,10 @@
 /** docs/behaviour.md, "Security": the admin endpoints against forged Host, Origin and Sec-Fetch-Site, and whole-or-nothing route changes. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SESSION_HEADER, startMockServer, type RunningServer } from 'mockyard/node'
+import { startMockServer, type RunningServer } from 'mockyard/node'
 import { accessControlHeaders, captureLogs, named, rawRequest, removeTempDirs, writeMocks } from './support.js'
+
+/** The session header, by the name the README gives it. */
+const SESSION_HEADER = 'x-mockyard-session'
 
 afterAll(removeTempDirs)
 

@@ -6,7 +6,8 @@
 import { mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createMiddleware, folderFiles, startMockServer } from 'mockyard/node'
+import { createMiddleware, startMockServer } from 'mockyard/node'
+import { folderFiles } from '../../src/node/folder-files.js'
 import { captureLogs, removeTempDirs, tempDir, until, writeMocks } from './support.js'
 
 afterEach(() => removeTempDirs())

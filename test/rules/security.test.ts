@@ -4,8 +4,11 @@ import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compileRoutes, createEngine, memoryFiles, type RoutesConfig } from 'mockyard'
-import { SESSION_HEADER, startMockServer, type RunningServer } from 'mockyard/node'
+import { startMockServer, type RunningServer } from 'mockyard/node'
 import { accessControlHeaders, captureLogs, engineFor, named, rawRequest, removeTempDirs, send, tempDir, writeMocks, type Mocks } from './support.js'
+
+/** The session header, by the name the README gives it. */
+const SESSION_HEADER = 'x-mockyard-session'
 
 afterAll(removeTempDirs)
 
@@ -243,8 +246,7 @@ describe('the request log', () => {
       const [record] = server.requests()
       expect(record!.headers['x-visible']).toBe('shown')
       for (const name of ['authorization', 'cookie', 'set-cookie']) {
-        expect(record!.headers[name]).toBeDefined()
-        expect(record!.headers[name]).not.toContain('s3cr3t')
+        expect(record!.headers[name]).toBe('<redacted>')
       }
       const viaAdmin = (await rawRequest(server.url, '/__mockyard/requests')).body.toString()
       expect(viaAdmin).toContain('x-visible')

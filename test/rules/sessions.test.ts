@@ -2,9 +2,12 @@
 import { Agent } from 'node:http'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildNotifications, createNotificationsHandlers, type NotificationsHandler } from 'mockyard/notifications'
-import { SESSION_HEADER, startMockServer, validateOptions, type RunningServer } from 'mockyard/node'
+import { startMockServer, validateOptions, type RunningServer } from 'mockyard/node'
 import type { Logger } from 'mockyard'
 import { named, rawRequest, removeTempDirs, writeMocks } from './support.js'
+
+/** The session header, by the name the README gives it. */
+const SESSION_HEADER = 'x-mockyard-session'
 
 afterAll(removeTempDirs)
 

@@ -12,9 +12,9 @@ interface ClosableParser {
  * Works around a leak of @mswjs/interceptors 0.41's ClientRequest interception: each request's
  * mock socket makes two `HTTPParser`s and only `free()`s them, which is meant for parsers going
  * back to Node's pool; a parser outside the pool must be `close()`d, else its native object and
- * its JS wrapper live forever (~0.7 KB of heap per http/https request, never released, not even
- * by dispose()). Once the socket has closed, close both parsers (after the stack has unwound, as
- * Node does). `requestParser`/`responseParser` are fields of 0.41's MockHttpSocket; when they are
+ * its JS wrapper live forever (heap per http/https request, never released, not even by
+ * dispose(); figures in bench/README.md). Once the socket has closed, close both parsers
+ * (after the stack has unwound, as Node does). `requestParser`/`responseParser` are fields of 0.41's MockHttpSocket; when they are
  * missing (another version) this does nothing.
  */
 export function closeParsersWithSocket(rawRequest: unknown): void {
