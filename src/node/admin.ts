@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { handleDashboard } from '../dashboard/index.js'
 import type { Instance } from './instance.js'
-import { PayloadTooLargeError, payloadTooLarge, readBody, SESSION_HEADER } from './node-handler.js'
+import { sessionOf } from '../core/session.js'
+import { PayloadTooLargeError, payloadTooLarge, readBody } from './node-handler.js'
 import { answerThenDrain } from './wire.js'
 
 export const ADMIN_PREFIX = '/__mockyard/'
@@ -101,8 +102,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
     send(res, 403, { error: 'Forbidden', message: formatMessage(`${method} ${url.pathname} refused: ${refusal}. Call them from your test runner on this machine, or set admin: { allowRemote: true } to open them.`) })
     return true
   }
-  const raw = req.headers[SESSION_HEADER]
-  const session = (Array.isArray(raw) ? raw[0] : raw) ?? undefined
+  const session = sessionOf(req.headers) || undefined
   const allow = (methods: string) => {
     res.setHeader('allow', methods)
     send(res, 405, { error: 'Method Not Allowed', message: `[mockyard] ${ADMIN_PREFIX}${action} answers ${methods}, not ${method}.` })

@@ -3,11 +3,12 @@ import { Readable } from 'node:stream'
 import { addCorsHeaders, preflightHeaders } from '../core/cors.js'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse, type MockResponse } from '../core/respond.js'
+import { sessionOf } from '../core/session.js'
 import type { Instance, Outcome, SurfaceRequest } from './instance.js'
 import { answerThenDrain, badTargetResponse, requestTarget } from './wire.js'
 import { proxyUnmatched } from './proxy.js'
 
-export const SESSION_HEADER = 'x-mockyard-session'
+export { SESSION_HEADER } from '../core/session.js'
 
 /** A body larger than the `limit` option. */
 export class PayloadTooLargeError extends Error {
@@ -252,9 +253,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       if (error) return fail(error)
       try {
         const request = toSurfaceRequest(req, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
-        const sessionHeader = req.headers[SESSION_HEADER]
-        const session = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader
-        const outcome = instance.respondNow(request, session ?? '')
+        const outcome = instance.respondNow(request, sessionOf(req.headers))
         if (outcome instanceof Promise) outcome.then((settled) => send(settled, request.url, bytes)).catch(fail)
         else send(outcome, request.url, bytes)
       } catch (error) {
