@@ -53,6 +53,10 @@ interface Loaded {
   /** Routes files and the config file, absolute: a change to one reloads the routes. */
   routesFiles: Set<string>
   configFile?: string
+  /** The data folder of each source (`config.sources[i]` reads `sourceFolders[i]`). */
+  sourceFolders: FolderFiles[]
+  /** The data folders by the path their files are served under (`/@mockyard/data/0/`, without Vite's base). */
+  dataFolders: Map<string, FolderFiles>
   /** The data files the routes name, absolute: only these are followed (docs/behaviour.md, "Live reload and the working folder"). */
   dataFiles: Set<string>
 }
@@ -155,10 +159,13 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       if (handlers?.length || resolved.handlers.length > 0) {
         logger.warn(formatMessage('msw handlers in the mockyard options or plugins do not reach the browser. Pass them to startWorker({ handlers }) in the app instead.'))
       }
+      const sourceFolders = sources.map((source) => source.files as FolderFiles)
+      const dataFolders = new Map<string, FolderFiles>()
       const config: SerializedConfig = {
-        sources: sources.map((source) => {
-          const index = folderList.indexOf(source.files as FolderFiles)
-          return { file: source.file, routes: source.routes, dataUrl: `${prefix}${PREFIX}data/${index}/` }
+        sources: sources.map((source, index) => {
+          const path = `/${PREFIX}data/${folderList.indexOf(sourceFolders[index]!)}/`
+          dataFolders.set(path, sourceFolders[index]!)
+          return { file: source.file, routes: source.routes, dataUrl: `${prefix}${path.slice(1)}` }
         }),
         workerUrl: `${prefix}${WORKER_FILE}`,
         warnings: messages,
@@ -166,7 +173,7 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       if (resolved.options.latency !== undefined) config.latency = resolved.options.latency
       if (resolved.options.pluginContext !== undefined) config.pluginContext = resolved.options.pluginContext
       const dataFiles = new Set(sources.flatMap((source) => listFiles(source.routes).flatMap(({ name }) => (source.files as FolderFiles).pathOf(name) ?? [])))
-      lastGood = latest = { config, routesFiles: routesFilesOf(resolved), configFile: resolved.configFile, dataFiles }
+      lastGood = latest = { config, routesFiles: routesFilesOf(resolved), configFile: resolved.configFile, sourceFolders, dataFolders, dataFiles }
       return lastGood
     } catch (error) {
       const message = error instanceof ConfigError ? error.message : formatMessage(`the mocks could not be loaded: ${(error as Error).stack ?? error}`)
@@ -177,6 +184,8 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
         config: { ...config, error: message },
         routesFiles: resolved ? routesFilesOf(resolved) : (lastGood?.routesFiles ?? new Set()),
         configFile: resolved?.configFile ?? lastGood?.configFile ?? (configOption ? resolve(configOption) : undefined),
+        sourceFolders: lastGood?.sourceFolders ?? [],
+        dataFolders: lastGood?.dataFolders ?? new Map(),
         dataFiles: lastGood?.dataFiles ?? new Set(),
       }
       return latest
@@ -218,13 +227,14 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       return send(200, 'application/json; charset=utf-8', JSON.stringify(config))
     }
     if (path.startsWith(`/${PREFIX}data/`)) {
-      await current()
-      const match = /^(\d+)\/(.+)$/.exec(path.slice(`/${PREFIX}data/`.length))
-      const files = match ? folderList[Number(match[1])] : undefined
+      const { dataFolders } = await current()
+      const folderPath = path.slice(0, path.indexOf('/', `/${PREFIX}data/`.length) + 1)
+      const files = folderPath ? dataFolders.get(folderPath) : undefined
+      const name = path.slice(folderPath.length)
       // `read` refuses names that leave the folder; they answer 404 like missing files.
-      const bytes = files && match ? await files.read(match[2]!) : undefined
+      const bytes = files && name ? await files.read(name) : undefined
       if (!bytes) return send(404, 'text/plain; charset=utf-8', formatMessage(`no data file at ${path}.`))
-      return send(200, contentTypeOf(match![2]!), bytes)
+      return send(200, contentTypeOf(name), bytes)
     }
     next()
   }
@@ -300,18 +310,17 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
     async generateBundle() {
       // Only with `build: true` (the plugin applies to serve alone otherwise).
       if (this.environment?.config.consumer === 'server') return
-      const { config } = await current()
+      const { config, sourceFolders } = await current()
       if (config.error) this.error(config.error)
       this.emitFile({ type: 'asset', fileName: WORKER_FILE, source: await readFile(workerScriptPath(root), 'utf8') })
       this.emitFile({ type: 'asset', fileName: `${PREFIX}config.json`, source: JSON.stringify(config) })
       const emitted = new Set<string>()
-      for (const source of config.sources) {
-        const index = Number(/data\/(\d+)\/$/.exec(source.dataUrl ?? '')?.[1])
-        const folder = folderList[index]
+      for (const [index, source] of config.sources.entries()) {
+        const folder = sourceFolders[index]
         if (!folder) continue
         // The files the routes name: the rest of the data folder stays out of the build.
         for (const { name } of listFiles(source.routes)) {
-          const fileName = `${PREFIX}data/${index}/${name.replace(/\\/g, '/').replace(/^(\.\/)+/, '')}`
+          const fileName = `${PREFIX}data/${folderList.indexOf(folder)}/${name.replace(/\\/g, '/').replace(/^(\.\/)+/, '')}`
           const bytes = emitted.has(fileName) ? undefined : await folder.read(name)
           if (!bytes) continue
           emitted.add(fileName)
