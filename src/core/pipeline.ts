@@ -8,6 +8,7 @@ import type { RequestHandler } from 'msw'
 import { compileRoutes, type RouteSource, type RouteTable } from './compile-routes.js'
 import { createEngine, type Engine, type EngineOptions, type HandleResult, type MatchInfo } from './engine.js'
 import { formatMessage } from './errors.js'
+import { fromFetchRequest } from './fetch.js'
 import { createRequestLog, type LogEntry, type RequestInput, type RequestLog } from './request-log.js'
 import type { EngineRequest } from './request-data.js'
 import type { MockResponse } from './respond.js'
@@ -277,4 +278,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
     },
   }
+}
+
+/** Wraps a Fetch `Request` (from an interceptor or a service worker) for `Pipeline.respond`. */
+export function pipelineRequestFromFetch(request: Request): PipelineRequest {
+  return { ...fromFetchRequest(request), logHeaders: request.headers, toFetch: () => request }
 }

@@ -3,8 +3,7 @@ import { dirname, resolve as resolvePath } from 'node:path'
 import type { RequestHandler } from 'msw'
 import type { Engine } from '../core/engine.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
-import { fromFetchRequest } from '../core/fetch.js'
-import { createPipeline, type Outcome, type PipelineRequest } from '../core/pipeline.js'
+import { createPipeline, pipelineRequestFromFetch, type Outcome, type PipelineRequest } from '../core/pipeline.js'
 import type { RequestLog } from '../core/request-log.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
@@ -182,6 +181,4 @@ export async function createInstance(
 }
 
 /** Wraps a Fetch `Request` (from an interceptor or a worker) for `Instance.respond`. */
-export function surfaceRequestFromFetch(request: Request): SurfaceRequest {
-  return { ...fromFetchRequest(request), logHeaders: request.headers, toFetch: () => request }
-}
+export const surfaceRequestFromFetch: (request: Request) => SurfaceRequest = pipelineRequestFromFetch
