@@ -6,7 +6,6 @@
  */
 import type { RouteSource } from '../core/compile-routes.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
-import type { Logger } from '../core/types.js'
 import { listFiles } from '../core/validate-routes.js'
 import { folderFiles, type FolderFiles } from './folder-files.js'
 import { markConfigChanged, readResolvedRoutes, readRoutes, type ReadRoutesResult, type ResolvedConfig } from './load-config.js'
@@ -29,12 +28,19 @@ export interface TableChange {
   sources: RouteSource[]
 }
 
+/** Where the source reports reloads, warnings and errors. */
+export interface SourceLogger {
+  info(message: string): void
+  warn(message: string): void
+  error(message: unknown): void
+}
+
 export interface ConfigSource {
   /** The last good config. */
   readonly config: ResolvedConfig
   /** The last good routes (in order, plugins first), bound to their data folders. */
   readonly sources: RouteSource[]
-  /** Warnings of the first load (unknown keys, missing data files), not yet printed. */
+  /** Warnings of the routes of the last good load (missing data files...); those of the first load are not printed. */
   readonly warnings: ReadRoutesResult['warnings']
   readonly reloads: ReloadStatus
   /** The data folder `data` (one per folder, shared by everything that reads it). */
@@ -43,7 +49,13 @@ export interface ConfigSource {
    * Starts live reload: watches the config file, the routes files and the data files the routes
    * (and `extraLayers()`, the overrides) name. `onTable` runs after each good reload.
    */
-  watch(logger: Logger, extraLayers: () => RouteSource[], onTable: (change: TableChange) => void): void
+  watch(logger: SourceLogger, extraLayers: () => RouteSource[], onTable: (change: TableChange) => void): void
+  /** Where reloads report when the source does not watch itself (the Vite plugin watches with Vite's watcher). */
+  useLogger(logger: SourceLogger): void
+  /** Reloads now (and the config file when `configChanged`); resolves once the reloads queued are done. */
+  reload(configChanged: boolean): Promise<void>
+  /** Every data file is read afresh from now on. */
+  invalidate(): void
   /** The layers changed: follow the files they name now. */
   follow(): void
   close(): void
@@ -81,7 +93,8 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>): 
   }
 
   const reloads: ReloadStatus = { count: 0 }
-  let logger: Logger | undefined
+  let logger: SourceLogger | undefined
+  let closed = false
   let extraLayers: () => RouteSource[] = () => []
   let onTable: (change: TableChange) => void = () => {}
   /** Data file paths, with the folders and names that serve them. */
@@ -120,7 +133,7 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>): 
       reloading = undefined
       const again = reloadAgain
       reloadAgain = undefined
-      if (again && fileWatch) reload(again.config)
+      if (again && !closed) reload(again.config)
     })
   }
   const reloadNow = async (configChanged: boolean) => {
@@ -137,6 +150,7 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>): 
       const previous = config
       config = nextConfig
       sources = next.sources
+      warnings = next.warnings
       onTable({ config, previous, sources })
       follow()
       Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: undefined })
@@ -155,7 +169,9 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>): 
     get sources() {
       return sources
     },
-    warnings,
+    get warnings() {
+      return warnings
+    },
     reloads,
     filesFor,
     watch(log, layers, listener) {
@@ -180,7 +196,18 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>): 
       follow()
     },
     follow,
+    useLogger(log) {
+      logger = log
+    },
+    async reload(configChanged) {
+      reload(configChanged)
+      while (reloading) await reloading
+    },
+    invalidate() {
+      for (const files of folders.values()) files.invalidate()
+    },
     close() {
+      closed = true
       fileWatch?.close()
       fileWatch = undefined
       for (const files of folders.values()) files.close()

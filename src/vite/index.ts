@@ -12,8 +12,10 @@ import type { SerializedConfig } from '../browser/config.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { contentTypeOf } from '../core/respond.js'
 import { listFiles } from '../core/validate-routes.js'
-import { folderFiles, type FolderFiles } from '../node/folder-files.js'
-import { findConfigFile, readResolvedRoutes, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
+import type { RouteSource } from '../core/compile-routes.js'
+import { openConfigSource, type ConfigSource, type SourceLogger } from '../node/config-source.js'
+import type { FolderFiles } from '../node/folder-files.js'
+import { findConfigFile, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
 import type { MockyardOptions } from '../node/options.js'
 
 export type { SerializedConfig, SerializedSource } from '../browser/config.js'
@@ -60,6 +62,9 @@ interface Loaded {
   /** The data files the routes name, absolute: only these are followed (docs/behaviour.md, "Live reload and the working folder"). */
   dataFiles: Set<string>
 }
+
+/** A reload the config source refused: it logged the error and keeps the last good table. */
+class ReloadFailed extends Error {}
 
 interface Logger {
   info(message: string, options?: { timestamp?: boolean }): void
@@ -116,21 +121,19 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
   let root = process.cwd()
   let base = '/'
   let logger: Logger = { info: console.info, warn: console.warn, error: console.error }
-  const folders = new Map<string, FolderFiles>()
+  /** The data folders in the order they were first served: their index names their URL. */
   const folderList: FolderFiles[] = []
+  /** The config source (load, last good table), once a first load succeeded (see ARCHITECTURE.md). */
+  let source: ConfigSource | undefined
   let loaded: Promise<Loaded> | undefined
   let lastGood: Loaded | undefined
   /** The state of the last load, good or not: the files the watcher follows. */
   let latest: Loaded | undefined
-
-  const filesFor = (data: string) => {
-    let files = folders.get(data)
-    if (!files) {
-      files = folderFiles(data)
-      folders.set(data, files)
-      folderList.push(files)
-    }
-    return files
+  /** The source's messages go to Vite's terminal. */
+  const sourceLogger: SourceLogger = {
+    info: (message) => logger.info(message, { timestamp: true }),
+    warn: (message) => logger.warn(message, { timestamp: true }),
+    error: (message) => logger.error(String(message), { timestamp: true }),
   }
 
   async function resolveOptions(): Promise<ResolvedConfig> {
@@ -148,36 +151,54 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
 
   const routesFilesOf = (resolved: ResolvedConfig) => new Set(resolved.routes.flatMap((spec) => (typeof spec.routes === 'string' ? [spec.routes] : [])))
 
-  async function load(): Promise<Loaded> {
+  /** The table as the browser receives it: each source with the URL of its data folder. */
+  function serialize(resolved: ResolvedConfig, sources: RouteSource[], messages: string[]): Loaded {
+    const prefix = absoluteBase(base)
+    const sourceFolders = sources.map((source) => source.files as FolderFiles)
+    const dataFolders = new Map<string, FolderFiles>()
+    const config: SerializedConfig = {
+      sources: sources.map((source, index) => {
+        const folder = sourceFolders[index]!
+        if (!folderList.includes(folder)) folderList.push(folder)
+        const path = `/${PREFIX}data/${folderList.indexOf(folder)}/`
+        dataFolders.set(path, folder)
+        return { file: source.file, routes: source.routes, dataUrl: `${prefix}${path.slice(1)}` }
+      }),
+      workerUrl: `${prefix}${WORKER_FILE}`,
+      warnings: messages,
+    }
+    if (resolved.options.latency !== undefined) config.latency = resolved.options.latency
+    if (resolved.options.pluginContext !== undefined) config.pluginContext = resolved.options.pluginContext
+    const dataFiles = new Set(sources.flatMap((source) => listFiles(source.routes).flatMap(({ name }) => (source.files as FolderFiles).pathOf(name) ?? [])))
+    return { config, routesFiles: routesFilesOf(resolved), configFile: resolved.configFile, sourceFolders, dataFolders, dataFiles }
+  }
+
+  /** Loads the config (the first time), or reloads it through the config source. */
+  async function load(configChanged = false): Promise<Loaded> {
     const prefix = absoluteBase(base)
     let resolved: ResolvedConfig | undefined
     try {
-      resolved = await resolveOptions()
-      const { sources, warnings } = await readResolvedRoutes(resolved, filesFor)
-      const messages = [...resolved.warnings, ...warnings].map((warning) => formatMessage(formatProblem(warning)))
+      if (source) {
+        // The source logs the reload, its warnings, and its error (keeping the last good table).
+        await source.reload(configChanged)
+        if (source.reloads.error !== undefined) throw new ReloadFailed(source.reloads.error)
+        const messages = [...source.config.warnings, ...source.warnings].map((warning) => formatMessage(formatProblem(warning)))
+        lastGood = latest = serialize(source.config, source.sources, messages)
+        return lastGood
+      }
+      const opened = await openConfigSource(async () => (resolved = await resolveOptions()))
+      opened.useLogger(sourceLogger)
+      source = opened
+      const messages = [...opened.config.warnings, ...opened.warnings].map((warning) => formatMessage(formatProblem(warning)))
       for (const message of messages) logger.warn(message)
-      if (handlers?.length || resolved.handlers.length > 0) {
+      if (handlers?.length || opened.config.handlers.length > 0) {
         logger.warn(formatMessage('msw handlers in the mockyard options or plugins do not reach the browser. Pass them to startWorker({ handlers }) in the app instead.'))
       }
-      const sourceFolders = sources.map((source) => source.files as FolderFiles)
-      const dataFolders = new Map<string, FolderFiles>()
-      const config: SerializedConfig = {
-        sources: sources.map((source, index) => {
-          const path = `/${PREFIX}data/${folderList.indexOf(sourceFolders[index]!)}/`
-          dataFolders.set(path, sourceFolders[index]!)
-          return { file: source.file, routes: source.routes, dataUrl: `${prefix}${path.slice(1)}` }
-        }),
-        workerUrl: `${prefix}${WORKER_FILE}`,
-        warnings: messages,
-      }
-      if (resolved.options.latency !== undefined) config.latency = resolved.options.latency
-      if (resolved.options.pluginContext !== undefined) config.pluginContext = resolved.options.pluginContext
-      const dataFiles = new Set(sources.flatMap((source) => listFiles(source.routes).flatMap(({ name }) => (source.files as FolderFiles).pathOf(name) ?? [])))
-      lastGood = latest = { config, routesFiles: routesFilesOf(resolved), configFile: resolved.configFile, sourceFolders, dataFolders, dataFiles }
+      lastGood = latest = serialize(opened.config, opened.sources, messages)
       return lastGood
     } catch (error) {
-      const message = error instanceof ConfigError ? error.message : formatMessage(`the mocks could not be loaded: ${(error as Error).stack ?? error}`)
-      logger.error(lastGood ? `${message}\n${formatMessage('keeping the last good routes.')}` : message)
+      const message = error instanceof ReloadFailed || error instanceof ConfigError ? error.message : formatMessage(`the mocks could not be loaded: ${(error as Error).stack ?? error}`)
+      if (!(error instanceof ReloadFailed)) logger.error(message)
       const config = lastGood?.config ?? { sources: [], workerUrl: `${prefix}${WORKER_FILE}` }
       // Still follow the files that failed, so that fixing them reloads.
       latest = {
@@ -256,15 +277,14 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       const names = [...changed].map((file) => displayPath(file, root))
       const configChanged = latest?.configFile !== undefined && changed.has(latest.configFile)
       changed.clear()
-      for (const folder of folderList) folder.invalidate()
-      loaded = load()
+      source?.invalidate()
+      loaded = load(configChanged)
       follow(await loaded)
       for (const environment of Object.values(server.environments ?? {})) {
         const module = environment.moduleGraph.getModuleById(RESOLVED_VIRTUAL_ID)
         if (module) environment.moduleGraph.invalidateModule(module)
       }
       logger.info(formatMessage(`${names.join(', ')} changed: reloading the page.`), { timestamp: true })
-      if (configChanged) logger.warn(formatMessage('a changed config file applies after a restart of the dev server (press r + enter).'), { timestamp: true })
       server.ws.send({ type: 'full-reload', path: '*' })
     }
     const onChange = (file: string) => {
