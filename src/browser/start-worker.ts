@@ -1,14 +1,14 @@
 import { bypass, HttpHandler, isCommonAssetRequest, type RequestHandler } from 'msw'
 import { setupWorker, type SetupWorker } from 'msw/browser'
-import { compileRoutes, type RouteSource } from '../core/compile-routes.js'
-import { createEngine, type Engine } from '../core/create-engine.js'
+import type { RouteSource } from '../core/compile-routes.js'
+import type { Engine } from '../core/create-engine.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
-import { explainUnmatched } from '../core/explain-unmatched.js'
+import { toFetchResponse } from '../core/fetch-request.js'
 import { memoryFiles } from '../core/memory-files.js'
-import { createRequestLog, type RequestFilter, type RequestRecord } from '../core/request-log.js'
+import { createPipeline, pipelineRequestFromFetch } from '../core/pipeline.js'
+import type { RequestFilter, RequestRecord } from '../core/request-log.js'
 import type { FileSource, Logger } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
-import { MockyardHandler } from '../msw/index.js'
 import { CONFIG_PATH, WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
 import { fetchFiles } from './fetch-files.js'
 
@@ -149,10 +149,10 @@ function toRouteSources(config: SerializedConfig, base: string, logger: Pick<Log
   return sources
 }
 
-/** A handler that takes every request no earlier handler answered: it warns, then lets it go. */
-class UnhandledRequestHandler extends HttpHandler {
-  constructor(onUnhandled: (request: Request) => Response | undefined) {
-    super(/.*/, () => true, ({ request }) => onUnhandled(request))
+/** The one msw handler of the page: every request goes to mockyard's pipeline. */
+class PipelineHandler extends HttpHandler {
+  constructor(answer: (request: Request) => Promise<Response | undefined>) {
+    super(/.*/, () => true, ({ request }) => answer(request))
   }
 }
 
@@ -186,63 +186,33 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
   for (const warning of config.warnings ?? []) logger.warn(warning)
 
   const latency = options.latency ?? config.latency ?? BROWSER_LATENCY
-  const engine = createEngine(compileRoutes(toRouteSources(config, base, logger)), {
-    latency,
-    pluginContext: options.pluginContext ?? config.pluginContext,
+  // The pipeline every surface shares: use() handlers, extra handlers, then the routes, with the
+  // request log (see ARCHITECTURE.md). One msw handler hands it every request of the page.
+  const pipeline = createPipeline({
+    sources: toRouteSources(config, base, logger),
+    engine: { latency, pluginContext: options.pluginContext ?? config.pluginContext },
+    handlers: [...(options.handlers ?? [])],
+    requestLog: options.requestLog,
   })
-  const log = createRequestLog(options.requestLog)
+  const engine = pipeline.engine
   const strategy = options.onUnhandledRequest ?? 'warn'
 
-  // Request ids (msw's) and start times, so that the log can say which handler answered what.
-  const idOf = new WeakMap<Request, string>()
-  const startedAt = new Map<string, number>()
-  const answeredByRoute = new Set<string>()
-  const explanations = new WeakMap<Request, () => string>()
-  const remember = <T>(map: Map<string, T> | Set<string>, id: string, value?: T) => {
-    // Bounded: a request msw never reports back on (an opaque response) must not stay forever.
-    if (map.size > 2000) map.delete(map.keys().next().value!)
-    if (map instanceof Map) map.set(id, value as T)
-    else map.add(id)
-  }
-
-  const record = (request: Request, fields: Pick<RequestRecord, 'status' | 'matched'> & Partial<Omit<RequestRecord, 'explanation' | 'responseHeaders'>>, started: number) => {
-    const time = new Date(started).toISOString()
-    const body = request.body === null ? Promise.resolve(null) : request.clone().arrayBuffer().then((b) => new Uint8Array(b), () => null)
-    void body.then((bytes) =>
-      log.add({
-        time,
-        method: request.method.toUpperCase(),
-        url: request.url,
-        headers: request.headers,
-        body: bytes,
-        session: '',
-        durationMs: Math.max(0, Date.now() - started),
-        ...fields,
-      }),
-    )
-  }
-
-  const routes = new MockyardHandler(engine, {
-    onResult(request, result, started) {
-      if (!result.matched) {
-        explanations.set(request, result.explanation)
-        return
-      }
-      const id = idOf.get(request)
-      if (id !== undefined) remember(answeredByRoute, id)
-      const { info } = result
-      record(request, { status: info.status, matched: true, route: info.route, entry: info.entry, ...(info.file ? { file: info.file } : {}) }, started)
-    },
-  })
-
-  const unhandled = new UnhandledRequestHandler((request) => {
-    if (request.headers.get('accept')?.includes('msw/passthrough') || isQuietRequest(request)) return undefined
-    record(request, { status: 0, matched: false }, startedAt.get(idOf.get(request) ?? '') ?? Date.now())
+  const handler = new PipelineHandler(async (request) => {
+    if (request.headers.get('accept')?.includes('msw/passthrough')) return undefined
+    const surface = pipelineRequestFromFetch(request)
+    // Vite's own requests and static assets go to the handlers alone, unless a route names them.
+    if (isQuietRequest(request) && pipeline.inspect().engine.table.lookup(new URL(request.url).pathname) === undefined) {
+      const outcome = await pipeline.respondByHandlers(surface)
+      return outcome?.kind === 'handler' ? outcome.response : undefined
+    }
+    const outcome = await pipeline.respond(surface)
+    if (outcome.kind === 'handler') return outcome.response
+    if (outcome.kind === 'route') return toFetchResponse(outcome.response)
+    // Recorded as unanswered (status 0): it goes to the network, or fails.
+    outcome.settle({ status: 0 })
     if (strategy === 'bypass') return undefined
     // The engine explains a request on a known route; for any other path, the closest routes.
-    const explanation =
-      explanations.get(request)?.() ??
-      formatMessage(explainUnmatched(engine.table, { method: request.method.toUpperCase(), url: new URL(request.url) }))
+    const explanation = outcome.explanation()
     if (strategy === 'error') {
       logger.error(`${explanation}\nThe request fails (onUnhandledRequest: "error").`)
       return Response.error()
@@ -251,31 +221,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     return undefined
   })
 
-  const worker = setupWorker(...(options.handlers ?? []), routes, unhandled)
-
-  type Listener = (event: { request: Request; requestId: string; response?: Response }) => void
-  const onStart: Listener = ({ request, requestId }) => {
-    idOf.set(request, requestId)
-    remember(startedAt, requestId, Date.now())
-  }
-  const onMocked: Listener = ({ request, requestId, response }) => {
-    const started = startedAt.get(requestId) ?? Date.now()
-    startedAt.delete(requestId)
-    if (answeredByRoute.delete(requestId)) return
-    record(request, { status: response?.status ?? 0, matched: true, entry: 'handler' }, started)
-  }
-  const onBypass: Listener = ({ requestId }) => {
-    startedAt.delete(requestId)
-    answeredByRoute.delete(requestId)
-  }
-  // msw 2 hands listeners `{ request, requestId, response }`, msw 3 an event with the same fields.
-  const events = worker.events as unknown as {
-    on(type: string, listener: Listener): void
-    removeListener(type: string, listener: Listener): void
-  }
-  events.on('request:start', onStart)
-  events.on('response:mocked', onMocked)
-  events.on('response:bypass', onBypass)
+  const worker = setupWorker(handler)
 
   const workerUrl = options.serviceWorker?.url ?? config.workerUrl ?? WORKER_PATH
   const quiet = options.quiet !== false
@@ -301,21 +247,16 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     engine,
     config,
     async stop() {
-      events.removeListener('request:start', onStart)
-      events.removeListener('response:mocked', onMocked)
-      events.removeListener('response:bypass', onBypass)
       await worker.stop()
     },
     reset() {
-      // msw calls reset() on every handler: mockyard's sequences, the notifications store.
-      worker.resetHandlers()
-      engine.reset()
-      log.clear()
+      // Sequences, use() handlers, the extra handlers' state (the notifications store), the log.
+      pipeline.reset()
     },
     use(...handlers) {
-      worker.use(...handlers)
+      pipeline.use(...handlers)
     },
-    requests: (filter) => log.list(filter),
-    waitForRequest: (predicate, waitOptions) => log.waitFor(predicate, waitOptions),
+    requests: (filter) => pipeline.log.list(filter),
+    waitForRequest: (predicate, waitOptions) => pipeline.log.waitFor(predicate, waitOptions),
   }
 }

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { handleDashboard } from '../dashboard/index.js'
 import type { Instance } from './instance.js'
-import { PayloadTooLargeError, payloadTooLarge, readBody, SESSION_HEADER } from './node-handler.js'
+import { sessionOf } from '../core/session.js'
+import { PayloadTooLargeError, payloadTooLarge, readBody } from './node-handler.js'
 import { answerThenDrain } from './wire.js'
 
 export const ADMIN_PREFIX = '/__mockyard/'
@@ -118,8 +119,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
     if (!res.headersSent) answerThenDrain(req, res, payloadTooLarge(method, url.pathname, error, options.limit))
     return true
   }
-  const raw = req.headers[SESSION_HEADER]
-  const session = (Array.isArray(raw) ? raw[0] : raw) ?? undefined
+  const session = sessionOf(req.headers) || undefined
   const allow = (methods: string) => {
     res.setHeader('allow', methods)
     send(res, 405, { error: 'Method Not Allowed', message: formatMessage(`${method} ${ADMIN_PREFIX}${action} refused: it answers ${methods} only. Send ${methods.replace(', ', ' or ')} instead.`) })

@@ -1,21 +1,19 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve as resolvePath } from 'node:path'
 import type { RequestHandler } from 'msw'
-import { compileRoutes, type RouteSource, type RouteTable } from '../core/compile-routes.js'
-import { createEngine, type Engine, type HandleOptions, type HandleResult, type MatchInfo } from '../core/create-engine.js'
+import type { Engine } from '../core/create-engine.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
-import { createRequestLog, type LogEntry, type RequestLog, type RequestInput } from '../core/request-log.js'
-import type { EngineRequest } from '../core/parse-request.js'
-import { fromFetchRequest } from '../core/fetch-request.js'
-import type { MockResponse } from '../core/build-response.js'
+import { createPipeline, pipelineRequestFromFetch, type Outcome, type PipelineRequest, type RespondOptions } from '../core/pipeline.js'
+import type { RequestLog } from '../core/request-log.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
-import { listFiles, validateRoutes } from '../core/validate-routes.js'
-import { folderFiles, type FolderFiles } from './folder-files.js'
-import { defaultDataFor, loadConfig, markConfigChanged, parseJsonFile, readRoutes, resolveConfig, type ResolvedConfig } from './load-config.js'
+import { validateRoutes } from '../core/validate-routes.js'
+import { openConfigSource, type ReloadStatus } from './config-source.js'
+import { defaultDataFor, parseJsonFile, resolveConfig, type ResolvedConfig } from './load-config.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js'
 import type { MockyardOptions } from './options.js'
-import { watchFiles, type FileWatch } from './watcher.js'
-import { createSessionBound, DEFAULT_SESSION_LIMIT } from './sessions.js'
+
+export type { Outcome, RespondOptions, SentAnswer } from '../core/pipeline.js'
+export type { ReloadStatus } from './config-source.js'
 
 /** The defaults a surface applies where the options say nothing (docs/behaviour.md, "Defaults per surface"). */
 export interface SurfaceDefaults {
@@ -28,46 +26,8 @@ export interface SurfaceDefaults {
   warnOptions?: boolean
 }
 
-/** A request as every node surface hands it over: the engine's view plus a lazy Fetch `Request`. */
-export interface SurfaceRequest extends EngineRequest {
-  /** The headers as the request log takes them (node's flat `rawHeaders`, a `Headers`, ...). */
-  readonly logHeaders: RequestInput['headers']
-  /** A full Fetch `Request`, built only when msw handlers must see it. */
-  toFetch(): Request | Promise<Request>
-  /** Unmatched, it goes to the `proxy` target: logged with the entry `proxy` (docs/behaviour.md, "Record, import and proxy"). */
-  readonly proxied?: boolean
-}
-
-const PROXIED: Partial<MatchInfo> = { entry: 'proxy' }
-
-/**
- * What answered a request. A handler's or a route's answer is in the request log already; an
- * unmatched request is recorded by the surface once it knows what it sends (`settle`): its 404,
- * the proxy's answer, or nothing (status 0: it fell through).
- */
-export type Outcome =
-  | {
-      kind: 'handler'
-      response: Response
-      /** The headers to send: the handler's, with the CORS headers the engine decides (`set-cookie` apart). */
-      headers: Record<string, string>
-      record: LogEntry
-    }
-  | { kind: 'route'; response: MockResponse; info: MatchInfo; record: LogEntry }
-  | { kind: 'unmatched'; explanation: () => string; settle(sent: SentAnswer): LogEntry }
-
-/** What a surface sent for a request nothing in the instance answered. */
-export interface SentAnswer {
-  /** 0 when nothing was sent (the request fell through). */
-  status: number
-  responseHeaders?: RequestInput['responseHeaders']
-}
-
-/** How to answer one request: its session and where preflights are answered (see `HandleOptions`). */
-export interface RespondOptions extends HandleOptions {
-  /** The session (`x-mockyard-session`); default `''`. */
-  session?: string
-}
+/** A request as every node surface hands it over (the pipeline's request). */
+export type SurfaceRequest = PipelineRequest
 
 /**
  * Everything the node surfaces share: the loaded config, the engine, the extra msw handlers, the
@@ -121,28 +81,6 @@ function sameOption(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b)
 }
 
-/** The state of live reload (docs/behaviour.md, "The dashboard"). */
-export interface ReloadStatus {
-  /** Reloads so far (successful or not). */
-  count: number
-  /** When the last one ran (ISO 8601). */
-  at?: string
-  /** Its error, while the config is broken and the last good table is served. */
-  error?: string
-}
-
-/** Resets one session's state of a handler that keeps per-session state (`resetSession`). */
-function resetHandlerSession(handler: RequestHandler, session: string): void {
-  const reset = (handler as unknown as { resetSession?: (session: string) => void }).resetSession
-  if (typeof reset === 'function') reset.call(handler, session)
-}
-
-function resetHandler(handler: RequestHandler): void {
-  // msw 3: public reset(); msw 2.15: protected, the same method at run time.
-  const reset = (handler as unknown as { reset?: () => void }).reset
-  if (typeof reset === 'function') reset.call(handler)
-}
-
 /**
  * Loads a configuration and builds the shared state of one surface.
  *
@@ -154,263 +92,53 @@ export async function createInstance(
   defaults: SurfaceDefaults,
   optionOverrides?: MockyardOptions,
 ): Promise<Instance> {
-  // The data folders are made while loading. They watch nothing themselves: with live reload the
-  // instance watches the files the routes name (see `followFiles` below).
-  const folders = new Map<string, FolderFiles>()
-  const filesFor = (data: string) => {
-    let files = folders.get(data)
-    if (!files) {
-      files = folderFiles(data)
-      folders.set(data, files)
-    }
-    return files
-  }
-  let config: ResolvedConfig
-  let loaded: Awaited<ReturnType<typeof readRoutes>>
-  try {
-    ;({ config, loaded } = await loadConfig(input, filesFor, { bundled: defaults.bundled ?? false }, optionOverrides))
-  } catch (error) {
-    for (const files of folders.values()) files.close()
-    throw error
-  }
-  const options = config.options
+  const source = await openConfigSource(() => resolveConfig(input, { bundled: defaults.bundled ?? false }, optionOverrides))
+  const options = source.config.options
   const logger = options.logProvider ? options.logProvider() : createLogger(defaults.logLevel)
   const watching = options.watch ?? defaults.watch
   const optionLogger = defaults.warnOptions && !options.logProvider && LOG_LEVELS.indexOf(defaults.logLevel) < LOG_LEVELS.indexOf('warn') ? createLogger('warn') : logger
-  for (const warning of config.warnings) optionLogger.warn(formatMessage(formatProblem(warning)))
-  for (const warning of loaded.warnings) logger.warn(formatMessage(formatProblem(warning)))
-  let baseSources: RouteSource[] = loaded.sources
-  const engineOptions = { latency: options.latency ?? defaults.latency, pluginContext: options.pluginContext, logger }
-  const engine = createEngine(compileRoutes(baseSources), engineOptions)
-  const log = createRequestLog(options.requestLog)
-  // Replaced in place when a changed config file is reloaded.
-  const handlers = config.handlers
-  let perTest: RequestHandler[] = []
-
-  /**
-   * Route overrides: '' for everyone, else per session; each has its own engine. A session's
-   * table is the loaded routes, then everyone's overrides, then the session's own.
-   */
-  interface Override {
-    layers: RouteSource[]
-    engine: Engine
-  }
-  const overrides = new Map<string, Override>()
-  /** Forgets what one session changed: sequences, overrides, handler stores (not the shared state). */
-  const forgetSession = (session: string) => {
-    engine.reset(session)
-    overrides.get('')?.engine.reset(session)
-    // The files its overrides named are no longer followed.
-    if (overrides.delete(session)) followFiles()
-    for (const handler of handlers) resetHandlerSession(handler, session)
-  }
-  // docs/behaviour.md, "Sessions": at most sessions.limit sessions keep state; LRU dropped first.
-  const sessions = createSessionBound(options.sessions?.limit ?? DEFAULT_SESSION_LIMIT, (session) => {
-    forgetSession(session)
-    logger.debug(formatMessage(`session ${JSON.stringify(session.slice(0, 80))} dropped: more than ${options.sessions?.limit ?? DEFAULT_SESSION_LIMIT} sessions are live (sessions.limit). It starts afresh if it returns.`))
+  for (const warning of source.config.warnings) optionLogger.warn(formatMessage(formatProblem(warning)))
+  for (const warning of source.warnings) logger.warn(formatMessage(formatProblem(warning)))
+  const pipeline = createPipeline({
+    sources: source.sources,
+    engine: { latency: options.latency ?? defaults.latency, pluginContext: options.pluginContext, logger },
+    // Replaced in place when a changed config file is reloaded.
+    handlers: source.config.handlers,
+    requestLog: options.requestLog,
+    sessionLimit: options.sessions?.limit,
+    logger,
+    // The files the overrides name are followed while they are in force.
+    onOverridesChanged: () => source.follow(),
   })
-  const inlineFiles = filesFor(options.data ?? process.cwd())
-  const engineFor = (session: string) => overrides.get(session)?.engine ?? overrides.get('')?.engine ?? engine
-  const tableWith = (layers: RouteSource[], session: string): RouteTable =>
-    compileRoutes([...baseSources, ...(session !== '' ? (overrides.get('')?.layers ?? []) : []), ...layers])
+  const inlineFiles = source.filesFor(options.data ?? process.cwd())
 
-  // Live reload (docs/behaviour.md, "Live reload and the working folder"): the config file, the
-  // routes files and the data files the routes in force name are watched, nothing else.
-  /** Data file paths, with the folders and names that serve them. */
-  let dataPaths = new Map<string, Array<{ files: FolderFiles; name: string }>>()
-  let routesPaths = new Set<string>()
-  let fileWatch: FileWatch | undefined
-  const followFiles = () => {
-    if (!fileWatch) return
-    const data = new Map<string, Array<{ files: FolderFiles; name: string }>>()
-    const layers = [...baseSources, ...[...overrides.values()].flatMap((override) => override.layers)]
-    for (const source of layers) {
-      const files = source.files as Partial<FolderFiles>
-      if (typeof files.pathOf !== 'function' || typeof files.invalidate !== 'function') continue
-      for (const { name } of listFiles(source.routes)) {
-        const path = files.pathOf(name)
-        if (path === undefined) continue
-        let users = data.get(path)
-        if (!users) data.set(path, (users = []))
-        if (!users.some((user) => user.files === files && user.name === name)) users.push({ files: files as FolderFiles, name })
-      }
-    }
-    dataPaths = data
-    routesPaths = new Set(config.routes.flatMap((spec) => (typeof spec.routes === 'string' ? [spec.routes] : [])))
-    fileWatch.set([...data.keys(), ...routesPaths, ...(config.configFile ? [config.configFile] : [])])
-  }
-
-  const reloads: ReloadStatus = { count: 0 }
-  let reloading: Promise<void> | undefined
-  let reloadAgain: { config: boolean } | undefined
-  /** Reloads the routes (and, when it changed, the config file); one reload at a time. */
-  const reload = (configChanged: boolean): void => {
-    if (reloading) {
-      reloadAgain = { config: configChanged || (reloadAgain?.config ?? false) }
-      return
-    }
-    reloading = reloadNow(configChanged).finally(() => {
-      reloading = undefined
-      const again = reloadAgain
-      reloadAgain = undefined
-      if (again && fileWatch) reload(again.config)
-    })
-  }
-  const reloadNow = async (configChanged: boolean) => {
-    try {
-      let nextConfig = config
-      if (configChanged && config.configFile) {
-        markConfigChanged(config.configFile)
-        nextConfig = await resolveConfig(input, { bundled: defaults.bundled ?? false }, optionOverrides)
-        if (nextConfig.problems.length > 0) throw new ConfigError(nextConfig.problems)
-        for (const warning of nextConfig.warnings) logger.warn(formatMessage(formatProblem(warning)))
-      }
-      const next = await readRoutes(nextConfig.routes, filesFor)
-      for (const warning of next.warnings) logger.warn(formatMessage(formatProblem(warning)))
-      if (nextConfig !== config) {
-        const needRestart = RESTART_OPTIONS.filter((key) => !sameOption(config.options[key], nextConfig.options[key]))
+  // Live reload (docs/behaviour.md, "Live reload and the working folder"): the source watches;
+  // each good reload hands the new table (and handlers) to the pipeline.
+  if (watching) {
+    source.watch(logger, () => pipeline.overrideLayers(), ({ config, previous, sources }) => {
+      if (config !== previous) {
+        const needRestart = RESTART_OPTIONS.filter((key) => !sameOption(previous.options[key], config.options[key]))
         if (needRestart.length > 0) {
           logger.warn(formatMessage(`the config file changed ${needRestart.join(', ')}: ${needRestart.length > 1 ? 'these apply' : 'this applies'} at the next start. Restart mockyard to apply ${needRestart.length > 1 ? 'them' : 'it'}.`))
         }
-        config = nextConfig
-        handlers.splice(0, handlers.length, ...nextConfig.handlers)
+        pipeline.setHandlers(config.handlers)
       }
-      baseSources = next.sources
-      engine.setTable(compileRoutes(baseSources))
-      for (const [session, override] of overrides) override.engine.setTable(tableWith(override.layers, session))
-      followFiles()
-      Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: undefined })
-      const names = config.routes.filter((r) => typeof r.routes === 'string').map((r) => r.label)
-      logger.info(formatMessage(`routes reloaded from ${configChanged && config.configFile ? config.configFile : names.join(', ')}`))
-    } catch (error) {
-      Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: error instanceof Error ? error.message : String(error) })
-      logger.error(error instanceof ConfigError ? error.message + '\n' + formatMessage('keeping the last good routes.') : error)
-    }
-  }
-  if (watching) {
-    fileWatch = watchFiles((paths) => {
-      let configChanged = false
-      let routesChanged = false
-      for (const path of paths) {
-        if (path === config.configFile) configChanged = true
-        if (routesPaths.has(path)) routesChanged = true
-        const users = dataPaths.get(path)
-        if (!users) continue
-        for (const { files, name } of users) files.invalidate(name)
-        logger.info(formatMessage(`data file changed, served fresh from now on: ${path}`))
-      }
-      if (configChanged || routesChanged) reload(configChanged)
-    }, (folder, error) => {
-      logger.warn(formatMessage(`cannot watch ${folder} (${error.code ?? error.message}): edits there are not reloaded. Raise the system's limit of file watches (fs.inotify.max_user_watches on Linux), or restart mockyard after editing.`))
+      pipeline.setSources(sources)
     })
-    followFiles()
-  }
-
-  /** The outcome of a request the engine handled; an answer is recorded in the log. */
-  function outcomeOf(request: SurfaceRequest, session: string, started: number, time: number, result: HandleResult, body: Uint8Array | null): Outcome {
-    if (!result.matched) {
-      // Computed once, for the 404, the warning and the log alike; the request is released then.
-      let explain: (() => string) | undefined = result.explanation
-      let text: string | undefined
-      const explanation = () => {
-        if (text === undefined) {
-          text = explain!()
-          explain = undefined
-        }
-        return text
-      }
-      const info = request.proxied ? PROXIED : undefined
-      return {
-        kind: 'unmatched',
-        explanation,
-        settle: (sent) => record(request, session, started, time, body, sent.status, info, sent.responseHeaders, explanation),
-      }
-    }
-    const { info } = result
-    return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers) }
-  }
-
-  function record(
-    request: SurfaceRequest,
-    session: string,
-    started: number,
-    time: number,
-    body: Uint8Array | null,
-    status: number,
-    info?: Partial<MatchInfo>,
-    responseHeaders?: RequestInput['responseHeaders'],
-    explanation?: () => string,
-  ): LogEntry {
-    return log.add({
-      time,
-      method: request.method.toUpperCase(),
-      url: request.url,
-      headers: request.logHeaders,
-      body,
-      session,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-      status,
-      matched: info !== undefined && info !== PROXIED,
-      route: info?.route,
-      entry: info?.entry,
-      file: info?.file,
-      responseHeaders,
-      explanation,
-    })
-  }
-
-  function respond(request: SurfaceRequest, respondOptions: RespondOptions = {}): Outcome | Promise<Outcome> {
-    const session = respondOptions.session ?? ''
-    sessions.touch(session)
-    const started = performance.now()
-    const time = Date.now()
-    const handleOptions: HandleOptions = { session, preflight: respondOptions.preflight }
-    const extra = perTest.length > 0 ? [...perTest, ...handlers] : handlers
-    if (extra.length > 0) return respondWithHandlers(request, extra, handleOptions, started, time)
-    const body = request.body()
-    if (body instanceof Promise) return body.then((bytes) => fromEngine(request, handleOptions, started, time, bytes))
-    return fromEngine(request, handleOptions, started, time, body)
-  }
-
-  /** The routes' answer (a promise only when the engine must wait). */
-  function fromEngine(request: SurfaceRequest, handleOptions: HandleOptions, started: number, time: number, body: Uint8Array | null): Outcome | Promise<Outcome> {
-    const session = handleOptions.session!
-    const result = engineFor(session).handle(request, handleOptions)
-    if (result instanceof Promise) return result.then((settled) => outcomeOf(request, session, started, time, settled, body))
-    return outcomeOf(request, session, started, time, result, body)
-  }
-
-  async function respondWithHandlers(request: SurfaceRequest, extra: RequestHandler[], handleOptions: HandleOptions, started: number, time: number): Promise<Outcome> {
-    // Start reading the body before any handler can consume the request (adapters read it once).
-    const bodyRead = Promise.resolve(request.body()).catch(() => null)
-    // msw is loaded only when there are handlers: it costs ~100 ms and ~30 MB at start.
-    const { getResponse } = await import('msw')
-    const response = await getResponse(extra, await request.toFetch())
-    if (response) {
-      const own: Record<string, string> = {}
-      response.headers.forEach((value, name) => {
-        if (name !== 'set-cookie') own[name] = value
-      })
-      const { headers } = engine.finish({ status: response.status, headers: own, body: null }, request)
-      return { kind: 'handler', response, headers, record: record(request, handleOptions.session!, started, time, await bodyRead, response.status, { entry: 'handler' }, response.headers) }
-    }
-    return fromEngine(request, handleOptions, started, time, await bodyRead)
   }
 
   return {
     get config() {
-      return config
+      return source.config
     },
     options,
     logger,
     logsRequests: options.logProvider !== undefined || LOG_LEVELS.indexOf(defaults.logLevel) >= LOG_LEVELS.indexOf('info'),
-    engine,
-    log,
-    handlers,
-    respond,
-    use(...next) {
-      perTest = [...next, ...perTest]
-    },
+    engine: pipeline.engine,
+    log: pipeline.log,
+    handlers: pipeline.handlers,
+    respond: pipeline.respond,
+    use: pipeline.use,
     useRoutes(input, session = '') {
       let routes: RoutesConfig
       let files = inlineFiles
@@ -425,7 +153,7 @@ export async function createInstance(
         const parsed = parseJsonFile(text, path)
         if (parsed.problem) throw new ConfigError([parsed.problem])
         routes = parsed.value as RoutesConfig
-        files = filesFor(defaultDataFor(dirname(path)))
+        files = source.filesFor(defaultDataFor(dirname(path)))
         const { errors } = validateRoutes(routes, path)
         if (errors.length > 0) throw new ConfigError(errors)
       } else {
@@ -433,50 +161,23 @@ export async function createInstance(
         const { errors } = validateRoutes(routes, 'useRoutes()')
         if (errors.length > 0) throw new ConfigError(errors)
       }
-      sessions.touch(session)
-      const previous = overrides.get(session)
-      const layers = [...(previous?.layers ?? []), { file: typeof input === 'string' ? input : 'overrides', routes, files }]
-      overrides.set(session, { layers, engine: createEngine(tableWith(layers, session), engineOptions) })
-      followFiles()
+      pipeline.override({ file: typeof input === 'string' ? input : 'overrides', routes, files }, session)
     },
     defaults,
-    reloads,
+    reloads: source.reloads,
     inspect(session = '') {
-      return {
-        engine: engineFor(session),
-        overrides: (overrides.get('')?.layers ?? []).map((layer) => layer.routes),
-        sessionOverrides: session === '' ? [] : (overrides.get(session)?.layers ?? []).map((layer) => layer.routes),
-      }
+      const { engine, overrides, sessionOverrides } = pipeline.inspect(session)
+      return { engine, overrides: overrides.map((layer) => layer.routes), sessionOverrides: sessionOverrides.map((layer) => layer.routes) }
     },
     routes(session = '') {
-      return (overrides.get(session)?.engine ?? overrides.get('')?.engine ?? engine).table.config
+      return pipeline.inspect(session).engine.table.config
     },
-    reset(session) {
-      if (session === undefined || session === '') {
-        engine.reset()
-        if (overrides.size > 0) {
-          overrides.clear()
-          followFiles()
-        }
-        sessions.forget()
-        perTest = []
-        log.clear()
-        for (const handler of handlers) resetHandler(handler)
-      } else {
-        forgetSession(session)
-        sessions.forget(session)
-        log.clear(session)
-      }
-    },
+    reset: pipeline.reset,
     async close() {
-      fileWatch?.close()
-      fileWatch = undefined
-      for (const files of folders.values()) files.close()
+      source.close()
     },
   }
 }
 
 /** Wraps a Fetch `Request` (from an interceptor or a worker) for `Instance.respond`. */
-export function surfaceRequestFromFetch(request: Request): SurfaceRequest {
-  return { ...fromFetchRequest(request), logHeaders: request.headers, toFetch: () => request }
-}
+export const surfaceRequestFromFetch: (request: Request) => SurfaceRequest = pipelineRequestFromFetch

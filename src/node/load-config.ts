@@ -296,20 +296,6 @@ function withoutProblems(options: MockyardOptions, problems: ConfigProblem[]): M
 }
 
 /**
- * Resolves the options and reads every routes file, reporting every problem of the options, the
- * plugins and the routes files together in one `ConfigError`.
- */
-export async function loadConfig(
-  input: string | MockyardOptions | undefined,
-  filesFor: (data: string) => FolderFiles,
-  settings?: ResolveSettings,
-  overrides?: MockyardOptions,
-): Promise<{ config: ResolvedConfig; loaded: ReadRoutesResult }> {
-  const config = await resolveConfig(input, settings, overrides)
-  return { config, loaded: await readResolvedRoutes(config, filesFor) }
-}
-
-/**
  * Reads the routes files of resolved options; throws one `ConfigError` with the problems of the
  * options, the plugins and the routes files together.
  *

@@ -2,11 +2,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse, type MockResponse } from '../core/build-response.js'
+import { sessionOf } from '../core/session.js'
 import type { Instance, Outcome, SurfaceRequest } from './instance.js'
 import { answerThenDrain, badTargetResponse, requestTarget } from './wire.js'
 import { proxyUnmatched } from './proxy.js'
 
-export const SESSION_HEADER = 'x-mockyard-session'
+export { SESSION_HEADER } from '../core/session.js'
 
 /** A body larger than the `limit` option. */
 export class PayloadTooLargeError extends Error {
@@ -251,10 +252,8 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       if (error) return fail(error)
       try {
         const request = toSurfaceRequest(req, headers, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
-        const sessionHeader = req.headers[SESSION_HEADER]
-        const session = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader
         // The listener and the middleware answer a preflight on any path (docs/behaviour.md, "CORS").
-        const outcome = instance.respond(request, { session: session ?? '', preflight: 'any-path' })
+        const outcome = instance.respond(request, { session: sessionOf(req.headers), preflight: 'any-path' })
         if (outcome instanceof Promise) outcome.then((settled) => send(settled, request.url, bytes)).catch(fail)
         else send(outcome, request.url, bytes)
       } catch (error) {

@@ -4,6 +4,7 @@
  */
 import { HttpResponse } from 'msw'
 import { formatMessage } from '../core/errors.js'
+import { sessionOf } from '../core/session.js'
 import { notificationDateTime } from './dates.js'
 import { NotificationsRequestError, badRequest, parseNotificationsQuery } from './query.js'
 import type { NotificationsStore } from './store.js'
@@ -39,7 +40,7 @@ export const MOCK_SUPPORT_HEADER = 'x-mock-support'
  * @example
  * fetch(`${url}/n-1`, { method: 'PATCH', body: '{"read":true}', headers: { [SESSION_HEADER]: 'worker-2' } })
  */
-export const SESSION_HEADER = 'x-mockyard-session'
+export { SESSION_HEADER } from '../core/session.js'
 
 /**
  * Who the endpoint acts for, what time it is, and where it lives.
@@ -134,7 +135,7 @@ function callerOf(request: Request, options: NotificationsEndpointOptions): Call
     userId,
     userSource: options.users?.find((user) => user.userId === userId)?.userSource,
     support: request.headers.get(MOCK_SUPPORT_HEADER)?.trim().toLowerCase() === 'true',
-    session: request.headers.get(SESSION_HEADER) ?? '',
+    session: sessionOf(request.headers),
   }
 }
 

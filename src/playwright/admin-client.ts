@@ -1,10 +1,11 @@
 import { formatMessage, withoutPrefix } from '../core/errors.js'
 import { matchesFilter, type RequestFilter } from '../core/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
+import { SESSION_HEADER } from '../core/session.js'
 
 export type { RequestFilter } from '../core/request-log.js'
 
-export const SESSION_HEADER = 'x-mockyard-session'
+export { SESSION_HEADER }
 
 /** A request as the admin endpoint `GET /__mockyard/requests` reports it. */
 export interface LoggedRequest {

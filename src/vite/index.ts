@@ -12,8 +12,10 @@ import type { SerializedConfig } from '../browser/config.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { contentTypeOf } from '../core/build-response.js'
 import { listFiles } from '../core/validate-routes.js'
-import { folderFiles, type FolderFiles } from '../node/folder-files.js'
-import { findConfigFile, readResolvedRoutes, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
+import type { RouteSource } from '../core/compile-routes.js'
+import { openConfigSource, type ConfigSource, type SourceLogger } from '../node/config-source.js'
+import type { FolderFiles } from '../node/folder-files.js'
+import { findConfigFile, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
 import type { MockyardOptions } from '../node/options.js'
 
 export type { SerializedConfig, SerializedSource } from '../browser/config.js'
@@ -53,9 +55,16 @@ interface Loaded {
   /** Routes files and the config file, absolute: a change to one reloads the routes. */
   routesFiles: Set<string>
   configFile?: string
+  /** The data folder of each source (`config.sources[i]` reads `sourceFolders[i]`). */
+  sourceFolders: FolderFiles[]
+  /** The data folders by the path their files are served under (`/@mockyard/data/0/`, without Vite's base). */
+  dataFolders: Map<string, FolderFiles>
   /** The data files the routes name, absolute: only these are followed (docs/behaviour.md, "Live reload and the working folder"). */
   dataFiles: Set<string>
 }
+
+/** A reload the config source refused: it logged the error and keeps the last good table. */
+class ReloadFailed extends Error {}
 
 interface Logger {
   info(message: string, options?: { timestamp?: boolean }): void
@@ -112,21 +121,19 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
   let root = process.cwd()
   let base = '/'
   let logger: Logger = { info: console.info, warn: console.warn, error: console.error }
-  const folders = new Map<string, FolderFiles>()
+  /** The data folders in the order they were first served: their index names their URL. */
   const folderList: FolderFiles[] = []
+  /** The config source (load, last good table), once a first load succeeded (see ARCHITECTURE.md). */
+  let source: ConfigSource | undefined
   let loaded: Promise<Loaded> | undefined
   let lastGood: Loaded | undefined
   /** The state of the last load, good or not: the files the watcher follows. */
   let latest: Loaded | undefined
-
-  const filesFor = (data: string) => {
-    let files = folders.get(data)
-    if (!files) {
-      files = folderFiles(data)
-      folders.set(data, files)
-      folderList.push(files)
-    }
-    return files
+  /** The source's messages go to Vite's terminal. */
+  const sourceLogger: SourceLogger = {
+    info: (message) => logger.info(message, { timestamp: true }),
+    warn: (message) => logger.warn(message, { timestamp: true }),
+    error: (message) => logger.error(String(message), { timestamp: true }),
   }
 
   async function resolveOptions(): Promise<ResolvedConfig> {
@@ -144,39 +151,62 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
 
   const routesFilesOf = (resolved: ResolvedConfig) => new Set(resolved.routes.flatMap((spec) => (typeof spec.routes === 'string' ? [spec.routes] : [])))
 
-  async function load(): Promise<Loaded> {
+  /** The table as the browser receives it: each source with the URL of its data folder. */
+  function serialize(resolved: ResolvedConfig, sources: RouteSource[], messages: string[]): Loaded {
+    const prefix = absoluteBase(base)
+    const sourceFolders = sources.map((source) => source.files as FolderFiles)
+    const dataFolders = new Map<string, FolderFiles>()
+    const config: SerializedConfig = {
+      sources: sources.map((source, index) => {
+        const folder = sourceFolders[index]!
+        if (!folderList.includes(folder)) folderList.push(folder)
+        const path = `/${PREFIX}data/${folderList.indexOf(folder)}/`
+        dataFolders.set(path, folder)
+        return { file: source.file, routes: source.routes, dataUrl: `${prefix}${path.slice(1)}` }
+      }),
+      workerUrl: `${prefix}${WORKER_FILE}`,
+      warnings: messages,
+    }
+    if (resolved.options.latency !== undefined) config.latency = resolved.options.latency
+    if (resolved.options.pluginContext !== undefined) config.pluginContext = resolved.options.pluginContext
+    const dataFiles = new Set(sources.flatMap((source) => listFiles(source.routes).flatMap(({ name }) => (source.files as FolderFiles).pathOf(name) ?? [])))
+    return { config, routesFiles: routesFilesOf(resolved), configFile: resolved.configFile, sourceFolders, dataFolders, dataFiles }
+  }
+
+  /** Loads the config (the first time), or reloads it through the config source. */
+  async function load(configChanged = false): Promise<Loaded> {
     const prefix = absoluteBase(base)
     let resolved: ResolvedConfig | undefined
     try {
-      resolved = await resolveOptions()
-      const { sources, warnings } = await readResolvedRoutes(resolved, filesFor)
-      const messages = [...resolved.warnings, ...warnings].map((warning) => formatMessage(formatProblem(warning)))
+      if (source) {
+        // The source logs the reload, its warnings, and its error (keeping the last good table).
+        await source.reload(configChanged)
+        if (source.reloads.error !== undefined) throw new ReloadFailed(source.reloads.error)
+        const messages = [...source.config.warnings, ...source.warnings].map((warning) => formatMessage(formatProblem(warning)))
+        lastGood = latest = serialize(source.config, source.sources, messages)
+        return lastGood
+      }
+      const opened = await openConfigSource(async () => (resolved = await resolveOptions()))
+      opened.useLogger(sourceLogger)
+      source = opened
+      const messages = [...opened.config.warnings, ...opened.warnings].map((warning) => formatMessage(formatProblem(warning)))
       for (const message of messages) logger.warn(message)
-      if (handlers?.length || resolved.handlers.length > 0) {
+      if (handlers?.length || opened.config.handlers.length > 0) {
         logger.warn(formatMessage('msw handlers in the mockyard options or plugins do not reach the browser. Pass them to startWorker({ handlers }) in the app instead.'))
       }
-      const config: SerializedConfig = {
-        sources: sources.map((source) => {
-          const index = folderList.indexOf(source.files as FolderFiles)
-          return { file: source.file, routes: source.routes, dataUrl: `${prefix}${PREFIX}data/${index}/` }
-        }),
-        workerUrl: `${prefix}${WORKER_FILE}`,
-        warnings: messages,
-      }
-      if (resolved.options.latency !== undefined) config.latency = resolved.options.latency
-      if (resolved.options.pluginContext !== undefined) config.pluginContext = resolved.options.pluginContext
-      const dataFiles = new Set(sources.flatMap((source) => listFiles(source.routes).flatMap(({ name }) => (source.files as FolderFiles).pathOf(name) ?? [])))
-      lastGood = latest = { config, routesFiles: routesFilesOf(resolved), configFile: resolved.configFile, dataFiles }
+      lastGood = latest = serialize(opened.config, opened.sources, messages)
       return lastGood
     } catch (error) {
-      const message = error instanceof ConfigError ? error.message : formatMessage(`the mocks could not be loaded: ${(error as Error).stack ?? error}`)
-      logger.error(lastGood ? `${message}\n${formatMessage('keeping the last good routes.')}` : message)
+      const message = error instanceof ReloadFailed || error instanceof ConfigError ? error.message : formatMessage(`the mocks could not be loaded: ${(error as Error).stack ?? error}`)
+      if (!(error instanceof ReloadFailed)) logger.error(message)
       const config = lastGood?.config ?? { sources: [], workerUrl: `${prefix}${WORKER_FILE}` }
       // Still follow the files that failed, so that fixing them reloads.
       latest = {
         config: { ...config, error: message },
         routesFiles: resolved ? routesFilesOf(resolved) : (lastGood?.routesFiles ?? new Set()),
         configFile: resolved?.configFile ?? lastGood?.configFile ?? (configOption ? resolve(configOption) : undefined),
+        sourceFolders: lastGood?.sourceFolders ?? [],
+        dataFolders: lastGood?.dataFolders ?? new Map(),
         dataFiles: lastGood?.dataFiles ?? new Set(),
       }
       return latest
@@ -218,13 +248,14 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       return send(200, 'application/json; charset=utf-8', JSON.stringify(config))
     }
     if (path.startsWith(`/${PREFIX}data/`)) {
-      await current()
-      const match = /^(\d+)\/(.+)$/.exec(path.slice(`/${PREFIX}data/`.length))
-      const files = match ? folderList[Number(match[1])] : undefined
+      const { dataFolders } = await current()
+      const folderPath = path.slice(0, path.indexOf('/', `/${PREFIX}data/`.length) + 1)
+      const files = folderPath ? dataFolders.get(folderPath) : undefined
+      const name = path.slice(folderPath.length)
       // `read` refuses names that leave the folder; they answer 404 like missing files.
-      const bytes = files && match ? await files.read(match[2]!) : undefined
+      const bytes = files && name ? await files.read(name) : undefined
       if (!bytes) return send(404, 'text/plain; charset=utf-8', formatMessage(`no data file at ${path}.`))
-      return send(200, contentTypeOf(match![2]!), bytes)
+      return send(200, contentTypeOf(name), bytes)
     }
     next()
   }
@@ -246,15 +277,14 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       const names = [...changed].map((file) => displayPath(file, root))
       const configChanged = latest?.configFile !== undefined && changed.has(latest.configFile)
       changed.clear()
-      for (const folder of folderList) folder.invalidate()
-      loaded = load()
+      source?.invalidate()
+      loaded = load(configChanged)
       follow(await loaded)
       for (const environment of Object.values(server.environments ?? {})) {
         const module = environment.moduleGraph.getModuleById(RESOLVED_VIRTUAL_ID)
         if (module) environment.moduleGraph.invalidateModule(module)
       }
       logger.info(formatMessage(`${names.join(', ')} changed: reloading the page.`), { timestamp: true })
-      if (configChanged) logger.warn(formatMessage('a changed config file applies after a restart of the dev server (press r + enter).'), { timestamp: true })
       server.ws.send({ type: 'full-reload', path: '*' })
     }
     const onChange = (file: string) => {
@@ -300,18 +330,17 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
     async generateBundle() {
       // Only with `build: true` (the plugin applies to serve alone otherwise).
       if (this.environment?.config.consumer === 'server') return
-      const { config } = await current()
+      const { config, sourceFolders } = await current()
       if (config.error) this.error(config.error)
       this.emitFile({ type: 'asset', fileName: WORKER_FILE, source: await readFile(workerScriptPath(root), 'utf8') })
       this.emitFile({ type: 'asset', fileName: `${PREFIX}config.json`, source: JSON.stringify(config) })
       const emitted = new Set<string>()
-      for (const source of config.sources) {
-        const index = Number(/data\/(\d+)\/$/.exec(source.dataUrl ?? '')?.[1])
-        const folder = folderList[index]
+      for (const [index, source] of config.sources.entries()) {
+        const folder = sourceFolders[index]
         if (!folder) continue
         // The files the routes name: the rest of the data folder stays out of the build.
         for (const { name } of listFiles(source.routes)) {
-          const fileName = `${PREFIX}data/${index}/${name.replace(/\\/g, '/').replace(/^(\.\/)+/, '')}`
+          const fileName = `${PREFIX}data/${folderList.indexOf(folder)}/${name.replace(/\\/g, '/').replace(/^(\.\/)+/, '')}`
           const bytes = emitted.has(fileName) ? undefined : await folder.read(name)
           if (!bytes) continue
           emitted.add(fileName)

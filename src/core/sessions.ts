@@ -18,7 +18,7 @@ export const DEFAULT_SESSION_LIMIT = 1000
 /**
  * @example
  * const sessions = createSessionBound(1000, (session) => engine.reset(session))
- * sessions.touch(request.headers.get('x-mockyard-session') ?? '')
+ * sessions.touch(sessionOf(request.headers))
  */
 export function createSessionBound(limit: number, drop: (session: string) => void): SessionBound {
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.

@@ -1,0 +1,318 @@
+/**
+ * The request pipeline every surface shares (node listener, middleware, in-process interception,
+ * the browser's service worker): extra msw handlers, then the routes engine of the request's
+ * session (with its overrides), recording each request in the log; and the reset of all that
+ * state. Isomorphic: Fetch globals only, msw loaded on demand. See ARCHITECTURE.md.
+ */
+import type { RequestHandler } from 'msw'
+import { compileRoutes, type RouteSource, type RouteTable } from './compile-routes.js'
+import { createEngine, type Engine, type EngineOptions, type HandleOptions, type HandleResult, type MatchInfo } from './create-engine.js'
+import { formatMessage } from './errors.js'
+import { fromFetchRequest } from './fetch-request.js'
+import { createRequestLog, type LogEntry, type RequestInput, type RequestLog } from './request-log.js'
+import type { EngineRequest } from './parse-request.js'
+import type { MockResponse } from './build-response.js'
+import { createSessionBound, DEFAULT_SESSION_LIMIT } from './sessions.js'
+import type { Logger } from './types.js'
+
+/** A request as every surface hands it over: the engine's view plus a lazy Fetch `Request`. */
+export interface PipelineRequest extends EngineRequest {
+  /** The headers as the request log takes them (node's flat `rawHeaders`, a `Headers`, ...). */
+  readonly logHeaders: RequestInput['headers']
+  /** A full Fetch `Request`, built only when msw handlers must see it. */
+  toFetch(): Request | Promise<Request>
+  /** Unmatched, it goes to the `proxy` target: logged with the entry `proxy` (docs/behaviour.md, "Record, import and proxy"). */
+  readonly proxied?: boolean
+}
+
+/**
+ * What answered a request. A handler's or a route's answer is in the request log already; an
+ * unmatched request is recorded by the surface once it knows what it sends (`settle`): its 404,
+ * the proxy's answer, or nothing (status 0: it fell through).
+ */
+export type Outcome =
+  | {
+      kind: 'handler'
+      response: Response
+      /** The headers to send: the handler's, with the CORS headers the engine decides (`set-cookie` apart). */
+      headers: Record<string, string>
+      record: LogEntry
+    }
+  | { kind: 'route'; response: MockResponse; info: MatchInfo; record: LogEntry }
+  | { kind: 'unmatched'; explanation: () => string; settle(sent: SentAnswer): LogEntry }
+
+/** What a surface sent for a request nothing in the pipeline answered. */
+export interface SentAnswer {
+  /** 0 when nothing was sent (the request fell through). */
+  status: number
+  responseHeaders?: RequestInput['responseHeaders']
+}
+
+/** How to answer one request: its session and where preflights are answered (see `HandleOptions`). */
+export interface RespondOptions extends HandleOptions {
+  /** The session (`x-mockyard-session`); default `''`. */
+  session?: string
+}
+
+export interface PipelineOptions {
+  /** The loaded routes (the base table, before overrides). */
+  sources: RouteSource[]
+  /** Latency, `${context}` and logger of every engine the pipeline makes. */
+  engine: EngineOptions
+  /** Extra handlers (options, plugins), tried before the routes. Kept, and replaced in place by `setHandlers`. */
+  handlers?: RequestHandler[]
+  /** The request log's bound. */
+  requestLog?: { limit?: number }
+  /** How many sessions keep state at once (docs/behaviour.md, "Sessions"). */
+  sessionLimit?: number
+  /** Where the pipeline's own notes go (a dropped session, at debug). */
+  logger?: Pick<Logger, 'debug'>
+  /** Called when the override layers change (the node surfaces then follow the files they name). */
+  onOverridesChanged?: () => void
+}
+
+export interface Pipeline {
+  /** The engine over the loaded routes (the shared state; overrides have their own engines). */
+  readonly engine: Engine
+  readonly log: RequestLog
+  /** The extra handlers (tried after `use()` handlers and before the routes). */
+  readonly handlers: RequestHandler[]
+  /**
+   * Answers a request: `use()` handlers, extra handlers, then the session's routes; records it in
+   * the log. A result at once, or a promise only where it must wait (handlers, a body still being
+   * read, latency, a file not in memory): the HTTP listener's hot path has no promise.
+   */
+  respond(request: PipelineRequest, options?: RespondOptions): Outcome | Promise<Outcome>
+  /** The handlers alone (no routes): their outcome, or `undefined` (nothing recorded) when none answers. */
+  respondByHandlers(request: PipelineRequest, session?: string): Promise<Outcome | undefined>
+  /** Adds handlers in front of all others until the next reset. */
+  use(...handlers: RequestHandler[]): void
+  /** Adds a layer of routes over the table (for one session, or `''` for everyone) until the next reset. */
+  override(layer: RouteSource, session?: string): void
+  /** The loaded routes changed (a reload): every engine gets the new table, sequences kept. */
+  setSources(sources: RouteSource[]): void
+  /** The extra handlers changed (a reloaded config file). */
+  setHandlers(handlers: RequestHandler[]): void
+  /** Every override layer in force (everyone's and every session's). */
+  overrideLayers(): RouteSource[]
+  /** What answers a session now: its engine and the override layers in force (everyone's, then its own). */
+  inspect(session?: string): { engine: Engine; overrides: RouteSource[]; sessionOverrides: RouteSource[] }
+  /** Sequences, overrides, `use()` handlers, handler state and the request log back to the start (of one session, or all). */
+  reset(session?: string): void
+}
+
+const PROXIED: Partial<MatchInfo> = { entry: 'proxy' }
+const HANDLER: Partial<MatchInfo> = { entry: 'handler' }
+
+/** Resets one session's state of a handler that keeps per-session state (`resetSession`). */
+function resetHandlerSession(handler: RequestHandler, session: string): void {
+  const reset = (handler as unknown as { resetSession?: (session: string) => void }).resetSession
+  if (typeof reset === 'function') reset.call(handler, session)
+}
+
+function resetHandler(handler: RequestHandler): void {
+  // msw 3: public reset(); msw 2.15: protected, the same method at run time.
+  const reset = (handler as unknown as { reset?: () => void }).reset
+  if (typeof reset === 'function') reset.call(handler)
+}
+
+/**
+ * Builds the request pipeline over a loaded route table.
+ *
+ * @example
+ * const pipeline = createPipeline({ sources, engine: { latency: 0 } })
+ * const outcome = await pipeline.respond(request, { session: sessionOf(request.headers) })
+ */
+export function createPipeline(options: PipelineOptions): Pipeline {
+  let baseSources = options.sources
+  const engineOptions = options.engine
+  const engine = createEngine(compileRoutes(baseSources), engineOptions)
+  const log = createRequestLog(options.requestLog)
+  // Replaced in place when a changed config file is reloaded.
+  const handlers: RequestHandler[] = options.handlers ?? []
+  let perTest: RequestHandler[] = []
+  const overridesChanged = options.onOverridesChanged ?? (() => {})
+
+  /**
+   * Route overrides: '' for everyone, else per session; each has its own engine. A session's
+   * table is the loaded routes, then everyone's overrides, then the session's own.
+   */
+  interface Override {
+    layers: RouteSource[]
+    engine: Engine
+  }
+  const overrides = new Map<string, Override>()
+  /** Forgets what one session changed: sequences, overrides, handler stores (not the shared state). */
+  const forgetSession = (session: string) => {
+    engine.reset(session)
+    overrides.get('')?.engine.reset(session)
+    // The files its overrides named are no longer followed.
+    if (overrides.delete(session)) overridesChanged()
+    for (const handler of handlers) resetHandlerSession(handler, session)
+  }
+  const limit = options.sessionLimit ?? DEFAULT_SESSION_LIMIT
+  // docs/behaviour.md, "Sessions": at most sessions.limit sessions keep state; LRU dropped first.
+  const sessions = createSessionBound(limit, (session) => {
+    forgetSession(session)
+    options.logger?.debug(formatMessage(`session ${JSON.stringify(session.slice(0, 80))} dropped: more than ${limit} sessions are live (sessions.limit). It starts afresh if it returns.`))
+  })
+  const engineFor = (session: string) => overrides.get(session)?.engine ?? overrides.get('')?.engine ?? engine
+  const tableWith = (layers: RouteSource[], session: string): RouteTable =>
+    compileRoutes([...baseSources, ...(session !== '' ? (overrides.get('')?.layers ?? []) : []), ...layers])
+
+  /** The outcome of a request the engine handled, recorded in the log. */
+  function outcomeOf(request: PipelineRequest, session: string, started: number, time: number, result: HandleResult, body: Uint8Array | null): Outcome {
+    if (!result.matched) {
+      // Computed once, for the 404, the warning and the log alike; the request is released then.
+      let explain: (() => string) | undefined = result.explanation
+      let text: string | undefined
+      const explanation = () => {
+        if (text === undefined) {
+          text = explain!()
+          explain = undefined
+        }
+        return text
+      }
+      const info = request.proxied ? PROXIED : undefined
+      return {
+        kind: 'unmatched',
+        explanation,
+        settle: (sent) => record(request, session, started, time, body, sent.status, info, sent.responseHeaders, explanation),
+      }
+    }
+    const { info } = result
+    return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers) }
+  }
+
+  function record(
+    request: PipelineRequest,
+    session: string,
+    started: number,
+    time: number,
+    body: Uint8Array | null,
+    status: number,
+    info?: Partial<MatchInfo>,
+    responseHeaders?: RequestInput['responseHeaders'],
+    explanation?: () => string,
+  ): LogEntry {
+    return log.add({
+      time,
+      method: request.method.toUpperCase(),
+      url: request.url,
+      headers: request.logHeaders,
+      body,
+      session,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      status,
+      matched: info !== undefined && info !== PROXIED,
+      route: info?.route,
+      entry: info?.entry,
+      file: info?.file,
+      responseHeaders,
+      explanation,
+    })
+  }
+
+  /** The handler step: `use()` handlers, then the extra ones; `undefined` when none answers. */
+  async function byHandlers(request: PipelineRequest, session: string, started: number, time: number, bodyRead: Promise<Uint8Array | null>): Promise<Outcome | undefined> {
+    const extra = perTest.length > 0 ? [...perTest, ...handlers] : handlers
+    if (extra.length === 0) return undefined
+    // msw is loaded only when there are handlers (bench/README.md, "msw loaded only for handlers").
+    const { getResponse } = await import('msw')
+    const response = await getResponse(extra, await request.toFetch())
+    if (!response) return undefined
+    const own: Record<string, string> = {}
+    response.headers.forEach((value, name) => {
+      if (name !== 'set-cookie') own[name] = value
+    })
+    const { headers } = engine.finish({ status: response.status, headers: own, body: null }, request)
+    return { kind: 'handler', response, headers, record: record(request, session, started, time, await bodyRead, response.status, HANDLER, response.headers) }
+  }
+
+  function respond(request: PipelineRequest, respondOptions: RespondOptions = {}): Outcome | Promise<Outcome> {
+    const session = respondOptions.session ?? ''
+    sessions.touch(session)
+    const started = performance.now()
+    const time = Date.now()
+    const handleOptions: HandleOptions = { session, preflight: respondOptions.preflight }
+    if (perTest.length > 0 || handlers.length > 0) return respondWithHandlers(request, handleOptions, started, time)
+    const body = request.body()
+    if (body instanceof Promise) return body.then((bytes) => fromEngine(request, handleOptions, started, time, bytes))
+    return fromEngine(request, handleOptions, started, time, body)
+  }
+
+  /** The routes' answer (a promise only when the engine must wait): the one place the pipeline calls the engine. */
+  function fromEngine(request: PipelineRequest, handleOptions: HandleOptions, started: number, time: number, body: Uint8Array | null): Outcome | Promise<Outcome> {
+    const session = handleOptions.session!
+    const result = engineFor(session).handle(request, handleOptions)
+    if (result instanceof Promise) return result.then((settled) => outcomeOf(request, session, started, time, settled, body))
+    return outcomeOf(request, session, started, time, result, body)
+  }
+
+  async function respondWithHandlers(request: PipelineRequest, handleOptions: HandleOptions, started: number, time: number): Promise<Outcome> {
+    // Start reading the body before any handler can consume the request (adapters read it once).
+    const bodyRead = Promise.resolve(request.body()).catch(() => null)
+    const handled = await byHandlers(request, handleOptions.session!, started, time, bodyRead)
+    return handled ?? fromEngine(request, handleOptions, started, time, await bodyRead)
+  }
+
+  return {
+    engine,
+    log,
+    handlers,
+    respond,
+    respondByHandlers(request, session = '') {
+      sessions.touch(session)
+      return byHandlers(request, session, performance.now(), Date.now(), Promise.resolve(request.body()).catch(() => null))
+    },
+    use(...next) {
+      perTest = [...next, ...perTest]
+    },
+    override(layer, session = '') {
+      sessions.touch(session)
+      const layers = [...(overrides.get(session)?.layers ?? []), layer]
+      overrides.set(session, { layers, engine: createEngine(tableWith(layers, session), engineOptions) })
+      overridesChanged()
+    },
+    setSources(sources) {
+      baseSources = sources
+      engine.setTable(compileRoutes(baseSources))
+      for (const [session, override] of overrides) override.engine.setTable(tableWith(override.layers, session))
+    },
+    setHandlers(next) {
+      handlers.splice(0, handlers.length, ...next)
+    },
+    overrideLayers() {
+      return [...overrides.values()].flatMap((override) => override.layers)
+    },
+    inspect(session = '') {
+      return {
+        engine: engineFor(session),
+        overrides: overrides.get('')?.layers ?? [],
+        sessionOverrides: session === '' ? [] : (overrides.get(session)?.layers ?? []),
+      }
+    },
+    reset(session) {
+      if (session === undefined || session === '') {
+        engine.reset()
+        if (overrides.size > 0) {
+          overrides.clear()
+          overridesChanged()
+        }
+        sessions.forget()
+        perTest = []
+        log.clear()
+        for (const handler of handlers) resetHandler(handler)
+      } else {
+        forgetSession(session)
+        sessions.forget(session)
+        log.clear(session)
+      }
+    },
+  }
+}
+
+/** Wraps a Fetch `Request` (from an interceptor or a service worker) for `Pipeline.respond`. */
+export function pipelineRequestFromFetch(request: Request): PipelineRequest {
+  return { ...fromFetchRequest(request), logHeaders: request.headers, toFetch: () => request }
+}

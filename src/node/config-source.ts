@@ -1,0 +1,216 @@
+/**
+ * The config source of the node surfaces: loads the config, the routes files and their data
+ * folders; with live reload, watches the files the config uses and reloads, keeping the last good
+ * table while the config is broken (docs/behaviour.md, "Live reload and the working folder").
+ * It knows nothing of requests: it reports each new table to its owner (see ARCHITECTURE.md).
+ */
+import type { RouteSource } from '../core/compile-routes.js'
+import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
+import { listFiles } from '../core/validate-routes.js'
+import { folderFiles, type FolderFiles } from './folder-files.js'
+import { markConfigChanged, readResolvedRoutes, readRoutes, type ReadRoutesResult, type ResolvedConfig } from './load-config.js'
+import { watchFiles, type FileWatch } from './watcher.js'
+
+/** The state of live reload (docs/behaviour.md, "The dashboard"). */
+export interface ReloadStatus {
+  /** Reloads so far (successful or not). */
+  count: number
+  /** When the last one ran (ISO 8601). */
+  at?: string
+  /** Its error, while the config is broken and the last good table is served. */
+  error?: string
+}
+
+/** A new good table: the config it came from (and the one before), its sources. */
+export interface TableChange {
+  config: ResolvedConfig
+  previous: ResolvedConfig
+  sources: RouteSource[]
+}
+
+/** Where the source reports reloads, warnings and errors. */
+export interface SourceLogger {
+  info(message: string): void
+  warn(message: string): void
+  error(message: unknown): void
+}
+
+export interface ConfigSource {
+  /** The last good config. */
+  readonly config: ResolvedConfig
+  /** The last good routes (in order, plugins first), bound to their data folders. */
+  readonly sources: RouteSource[]
+  /** Warnings of the routes of the last good load (missing data files...); those of the first load are not printed. */
+  readonly warnings: ReadRoutesResult['warnings']
+  readonly reloads: ReloadStatus
+  /** The data folder `data` (one per folder, shared by everything that reads it). */
+  filesFor(data: string): FolderFiles
+  /**
+   * Starts live reload: watches the config file, the routes files and the data files the routes
+   * (and `extraLayers()`, the overrides) name. `onTable` runs after each good reload.
+   */
+  watch(logger: SourceLogger, extraLayers: () => RouteSource[], onTable: (change: TableChange) => void): void
+  /** Where reloads report when the source does not watch itself (the Vite plugin watches with Vite's watcher). */
+  useLogger(logger: SourceLogger): void
+  /** Reloads now (and the config file when `configChanged`); resolves once the reloads queued are done. */
+  reload(configChanged: boolean): Promise<void>
+  /** Every data file is read afresh from now on. */
+  invalidate(): void
+  /** The layers changed: follow the files they name now. */
+  follow(): void
+  close(): void
+}
+
+/**
+ * Loads a config with `resolve` (options and config file) and reads its routes. Throws the
+ * config's problems as one `ConfigError`.
+ *
+ * @example
+ * const source = await openConfigSource(() => resolveConfig('mocks/config.js'))
+ * source.watch(logger, () => [], ({ sources }) => pipeline.setSources(sources))
+ */
+export async function openConfigSource(resolve: () => Promise<ResolvedConfig>): Promise<ConfigSource> {
+  // The data folders are made while loading. They watch nothing themselves: with live reload the
+  // source watches the files the routes name (see `follow` below).
+  const folders = new Map<string, FolderFiles>()
+  const filesFor = (data: string) => {
+    let files = folders.get(data)
+    if (!files) {
+      files = folderFiles(data)
+      folders.set(data, files)
+    }
+    return files
+  }
+  let config: ResolvedConfig
+  let sources: RouteSource[]
+  let warnings: ReadRoutesResult['warnings']
+  try {
+    config = await resolve()
+    ;({ sources, warnings } = await readResolvedRoutes(config, filesFor))
+  } catch (error) {
+    for (const files of folders.values()) files.close()
+    throw error
+  }
+
+  const reloads: ReloadStatus = { count: 0 }
+  let logger: SourceLogger | undefined
+  let closed = false
+  let extraLayers: () => RouteSource[] = () => []
+  let onTable: (change: TableChange) => void = () => {}
+  /** Data file paths, with the folders and names that serve them. */
+  let dataPaths = new Map<string, Array<{ files: FolderFiles; name: string }>>()
+  let routesPaths = new Set<string>()
+  let fileWatch: FileWatch | undefined
+
+  const follow = () => {
+    if (!fileWatch) return
+    const data = new Map<string, Array<{ files: FolderFiles; name: string }>>()
+    for (const source of [...sources, ...extraLayers()]) {
+      const files = source.files as Partial<FolderFiles>
+      if (typeof files.pathOf !== 'function' || typeof files.invalidate !== 'function') continue
+      for (const { name } of listFiles(source.routes)) {
+        const path = files.pathOf(name)
+        if (path === undefined) continue
+        let users = data.get(path)
+        if (!users) data.set(path, (users = []))
+        if (!users.some((user) => user.files === files && user.name === name)) users.push({ files: files as FolderFiles, name })
+      }
+    }
+    dataPaths = data
+    routesPaths = new Set(config.routes.flatMap((spec) => (typeof spec.routes === 'string' ? [spec.routes] : [])))
+    fileWatch.set([...data.keys(), ...routesPaths, ...(config.configFile ? [config.configFile] : [])])
+  }
+
+  let reloading: Promise<void> | undefined
+  let reloadAgain: { config: boolean } | undefined
+  /** Reloads the routes (and, when it changed, the config file); one reload at a time. */
+  const reload = (configChanged: boolean): void => {
+    if (reloading) {
+      reloadAgain = { config: configChanged || (reloadAgain?.config ?? false) }
+      return
+    }
+    reloading = reloadNow(configChanged).finally(() => {
+      reloading = undefined
+      const again = reloadAgain
+      reloadAgain = undefined
+      if (again && !closed) reload(again.config)
+    })
+  }
+  const reloadNow = async (configChanged: boolean) => {
+    try {
+      let nextConfig = config
+      if (configChanged && config.configFile) {
+        markConfigChanged(config.configFile)
+        nextConfig = await resolve()
+        if (nextConfig.problems.length > 0) throw new ConfigError(nextConfig.problems)
+        for (const warning of nextConfig.warnings) logger?.warn(formatMessage(formatProblem(warning)))
+      }
+      const next = await readRoutes(nextConfig.routes, filesFor)
+      for (const warning of next.warnings) logger?.warn(formatMessage(formatProblem(warning)))
+      const previous = config
+      config = nextConfig
+      sources = next.sources
+      warnings = next.warnings
+      onTable({ config, previous, sources })
+      follow()
+      Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: undefined })
+      const names = config.routes.filter((r) => typeof r.routes === 'string').map((r) => r.label)
+      logger?.info(formatMessage(`routes reloaded from ${configChanged && config.configFile ? config.configFile : names.join(', ')}`))
+    } catch (error) {
+      Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: error instanceof Error ? error.message : String(error) })
+      logger?.error(error instanceof ConfigError ? error.message + '\n' + formatMessage('keeping the last good routes.') : error)
+    }
+  }
+
+  return {
+    get config() {
+      return config
+    },
+    get sources() {
+      return sources
+    },
+    get warnings() {
+      return warnings
+    },
+    reloads,
+    filesFor,
+    watch(log, layers, listener) {
+      logger = log
+      extraLayers = layers
+      onTable = listener
+      fileWatch = watchFiles((paths) => {
+        let configChanged = false
+        let routesChanged = false
+        for (const path of paths) {
+          if (path === config.configFile) configChanged = true
+          if (routesPaths.has(path)) routesChanged = true
+          const users = dataPaths.get(path)
+          if (!users) continue
+          for (const { files, name } of users) files.invalidate(name)
+          log.info(formatMessage(`data file changed, served fresh from now on: ${path}`))
+        }
+        if (configChanged || routesChanged) reload(configChanged)
+      }, (folder, error) => {
+        log.warn(formatMessage(`cannot watch ${folder} (${error.code ?? error.message}): edits there are not reloaded. Raise the system's limit of file watches (fs.inotify.max_user_watches on Linux), or restart mockyard after editing.`))
+      })
+      follow()
+    },
+    follow,
+    useLogger(log) {
+      logger = log
+    },
+    async reload(configChanged) {
+      reload(configChanged)
+      while (reloading) await reloading
+    },
+    invalidate() {
+      for (const files of folders.values()) files.invalidate()
+    },
+    close() {
+      closed = true
+      fileWatch?.close()
+      fileWatch = undefined
+      for (const files of folders.values()) files.close()
+    },
+  }
+}
