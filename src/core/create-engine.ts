@@ -3,6 +3,7 @@ import { addCorsHeaders, preflightHeaders } from './cors-headers.js'
 import { formatMessage } from './errors.js'
 import { explainUnmatched } from './explain-unmatched.js'
 import { matchEntry, type RequestValues } from './match-entry.js'
+import { formParser, isFormBody, loadFormParser } from './form-parser.js'
 import { BodyParseError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
 import { buildResponse, errorResponse, unservedFile, type MockResponse } from './build-response.js'
 import { createSequenceState } from './sequence-state.js'
@@ -135,8 +136,13 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     handleOptions: HandleOptions,
     body: Uint8Array | null,
   ): HandleResult | Promise<HandleResult> {
+    const contentType = request.headers.get('content-type')
+    // The form parser loads with the first form body (form-parser.ts): that one request waits for it.
+    if (formParser() === undefined && body !== null && isFormBody(contentType)) {
+      return loadFormParser().then(() => answerWithBody(request, url, method, route, compiled, values, handleOptions, body))
+    }
     try {
-      values.body = parseBody(body, request.headers.get('content-type'))
+      values.body = parseBody(body, contentType)
     } catch (error) {
       return badBody(error, request, url, method, route)
     }

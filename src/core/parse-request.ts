@@ -1,5 +1,14 @@
 /** Reads the values that `params` conditions are scored against: query, JSON, forms. */
-import qs from 'qs'
+import { formParser } from './form-parser.js'
+
+/** `qs`, loaded before any form body is parsed (`loadFormParser()`; the engine sees to it). */
+const qs = {
+  parse(text: string, options: object): unknown {
+    const parser = formParser()
+    if (parser === undefined) throw new Error('mockyard: a form body was parsed before loadFormParser() resolved')
+    return parser.parse(text, options)
+  },
+}
 
 /** The request shape the engine works on: a Fetch `Request` fits, and so does a node adapter's. */
 export interface EngineRequest {

@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { resolve as resolveImport } from 'import-meta-resolve'
 import type { RequestHandler } from 'msw'
 import type { RouteSource } from '../core/compile-routes.js'
 import { ConfigError, toPointer, type ConfigProblem } from '../core/errors.js'
@@ -161,10 +160,12 @@ export function defaultDataFor(folder: string): string {
  * `import.meta.resolve`, whose parent argument Node keeps behind a flag). A package that only
  * has `require` entries falls back to `require.resolve`.
  */
-function resolvePlugin(name: string, from: string): string {
+async function resolvePlugin(name: string, from: string): Promise<string> {
   if (name.startsWith('.') || name.startsWith('/')) return resolve(from, name)
   const parent = pathToFileURL(join(from, 'noop.js')).href
   try {
+    // Loaded only for plugins named by package: most configs name none.
+    const { resolve: resolveImport } = await import('import-meta-resolve')
     const url = resolveImport(name, parent)
     if (url.startsWith('file:')) return fileURLToPath(url)
   } catch (error) {
@@ -242,7 +243,7 @@ export async function resolveConfig(
     if (typeof plugin === 'string') {
       label = `plugin ${plugin}`
       try {
-        const path = resolvePlugin(plugin, base)
+        const path = await resolvePlugin(plugin, base)
         folder = dirname(path)
         object = (await importDefault(path)) as MockyardPlugin
       } catch (cause) {

@@ -5,6 +5,7 @@ import mime from 'mime'
 import { compileRoutes, methodOf, type RouteTable } from '../core/compile-routes.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { memoryFiles } from '../core/memory-files.js'
+import { isFormBody, loadFormParser } from '../core/form-parser.js'
 import { BodyParseError, mediaType, parseBody, parseQuery } from '../core/parse-request.js'
 import { contentTypeOf } from '../core/build-response.js'
 import type { RouteEntryConfig, RoutesConfig, SequenceItemConfig } from '../core/types.js'
@@ -239,6 +240,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     const method = exchange.method.toUpperCase()
     if (!QUERY_METHODS.has(method)) {
       const type = exchange.requestHeaders.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? null
+      if (isFormBody(type)) await loadFormParser()
       try {
         const tree = parseBody(exchange.requestBody, type)
         if (tree !== undefined) flatten(tree, values, redact, secrets)
