@@ -100,6 +100,11 @@ export function compilePattern(condition: PatternCondition): RegExp {
   return new RegExp(condition.pattern, flags === '' ? 'i' : flags.replace(/[gy]/g, ''))
 }
 
+/** A condition from its parts: the explanation follows from the kind, key and expected value. */
+function conditionOf(kind: ConditionKind, key: string, expected: string, score: Condition['score']): Condition {
+  return { kind, key, expected, explain: explainCondition(kind, key, expected), score }
+}
+
 /**
  * Compiles one configured condition (docs/behaviour.md, "Selecting the entry"):
  * - a scalar is a hit when the value (or any of a repeated value) has the same text form;
@@ -113,74 +118,50 @@ export function compileCondition(key: string, condition: ParamCondition, kind: C
   if (isPattern(condition)) {
     const regex = compilePattern(condition)
     const expected = `/${condition.pattern}/${regex.flags}`
-    return {
-      kind,
-      key,
-      expected,
-      explain: explainCondition(kind, key, expected),
-      score(value) {
-        if (value === undefined) return MISS
-        if (!Array.isArray(value)) {
-          const text = textOf(value)
-          return text !== undefined && regex.test(text) ? HIT : OUT
-        }
-        for (const v of value) {
-          const text = textOf(v)
-          if (text !== undefined && regex.test(text)) return HIT
-        }
-        return OUT
-      },
-    }
+    return conditionOf(kind, key, expected, (value) => {
+      if (value === undefined) return MISS
+      if (!Array.isArray(value)) {
+        const text = textOf(value)
+        return text !== undefined && regex.test(text) ? HIT : OUT
+      }
+      for (const v of value) {
+        const text = textOf(v)
+        if (text !== undefined && regex.test(text)) return HIT
+      }
+      return OUT
+    })
   }
   const expected = JSON.stringify(condition)
   if (Array.isArray(condition)) {
     const wanted = condition.map((v) => textOf(v) ?? '')
     const distinct = new Set(wanted)
-    return {
-      kind,
-      key,
-      expected,
-      explain: explainCondition(kind, key, expected),
-      score(value) {
-        if (value === undefined) return { hits: 0, misses: wanted.length }
-        // One pass over the request's values, stopping once every wanted value is seen.
-        const found = new Set<string>()
-        for (const v of valuesOf(value)) {
-          const text = textOf(v)
-          if (text !== undefined && distinct.has(text)) {
-            found.add(text)
-            if (found.size === distinct.size) break
-          }
+    return conditionOf(kind, key, expected, (value) => {
+      if (value === undefined) return { hits: 0, misses: wanted.length }
+      // One pass over the request's values, stopping once every wanted value is seen.
+      const found = new Set<string>()
+      for (const v of valuesOf(value)) {
+        const text = textOf(v)
+        if (text !== undefined && distinct.has(text)) {
+          found.add(text)
+          if (found.size === distinct.size) break
         }
-        let hits = 0
-        for (const w of wanted) if (found.has(w)) hits++
-        return hits === 0 ? OUT : { hits, misses: wanted.length - hits }
-      },
-    }
+      }
+      let hits = 0
+      for (const w of wanted) if (found.has(w)) hits++
+      return hits === 0 ? OUT : { hits, misses: wanted.length - hits }
+    })
   }
   if (typeof condition === 'object' && condition !== null) {
-    return {
-      kind,
-      key,
-      expected,
-      explain: explainCondition(kind, key, expected),
-      score(value) {
-        if (value === undefined) return MISS
-        return sameValue(condition, value) ? HIT : OUT
-      },
-    }
+    return conditionOf(kind, key, expected, (value) => {
+      if (value === undefined) return MISS
+      return sameValue(condition, value) ? HIT : OUT
+    })
   }
   const text = textOf(condition) ?? ''
-  return {
-    kind,
-    key,
-    expected,
-    explain: explainCondition(kind, key, expected),
-    score(value) {
-      if (value === undefined) return MISS
-      if (!Array.isArray(value)) return textOf(value) === text ? HIT : OUT
-      for (const v of value) if (textOf(v) === text) return HIT
-      return OUT
-    },
-  }
+  return conditionOf(kind, key, expected, (value) => {
+    if (value === undefined) return MISS
+    if (!Array.isArray(value)) return textOf(value) === text ? HIT : OUT
+    for (const v of value) if (textOf(v) === text) return HIT
+    return OUT
+  })
 }

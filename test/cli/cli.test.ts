@@ -1,43 +1,17 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
+import { killClis, runCli, startCli } from './support.js'
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
 const EXAMPLES = fileURLToPath(new URL('../fixtures/examples/', import.meta.url))
-const children: ChildProcess[] = []
 
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL')
-})
+afterEach(killClis)
 
-function runSync(args: string[], cwd = process.cwd()) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 15_000 })
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
-}
-
-/** Starts the CLI and resolves once it prints its listening line. */
-function start(args: string[], cwd = process.cwd()): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-  children.push(child)
-  let stdout = ''
-  let stderr = ''
-  child.stderr!.on('data', (chunk) => (stderr += chunk))
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line; stderr: ${stderr}`)), 10_000)
-    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)))
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk
-      const match = /mockyard listening on http:\/\/([^:]+):(\d+)/.exec(stdout)
-      if (match) {
-        clearTimeout(timer)
-        resolve({ child, url: `http://127.0.0.1:${match[2]}`, stderr: () => stderr })
-      }
-    })
-  })
-}
+const runSync = (args: string[], cwd?: string) => runCli(args, { cwd })
+const start = (args: string[], cwd?: string) => startCli(args, { cwd })
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
 

@@ -4,50 +4,26 @@
  * warning; the `ekko` block of an @availity/workflow project, with @availity/mock-data as a
  * plugin, starts without one.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { named, removeTempDirs, writeMocks } from '../rules/support.js'
+import { killClis, runCli, startCli } from '../cli/support.js'
 
-const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url))
 const MOCK_DATA = dirname(createRequire(import.meta.url).resolve('@availity/mock-data/package.json'))
-const children: ChildProcess[] = []
 
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill('SIGKILL')
-})
+afterEach(killClis)
 afterAll(removeTempDirs)
 
 const env = { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' }
 
 function runSync(args: string[]) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 15_000, env })
-  return { code: result.status, stderr: result.stderr }
+  const { code, stderr } = runCli(args, { env })
+  return { code, stderr }
 }
 
-/** Starts the CLI and resolves once it prints its listening line (stderr so far with it). */
-function start(args: string[]): Promise<{ url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env })
-  children.push(child)
-  let stdout = ''
-  let stderr = ''
-  child.stderr!.on('data', (chunk) => (stderr += chunk))
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line; stderr: ${stderr}`)), 10_000)
-    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)))
-    child.stdout!.on('data', (chunk) => {
-      stdout += chunk
-      const match = /mockyard listening on http:\/\/[^:]+:(\d+)/.exec(stdout)
-      if (match) {
-        clearTimeout(timer)
-        resolve({ url: `http://127.0.0.1:${match[1]}`, stderr: () => stderr })
-      }
-    })
-  })
-}
+const start = (args: string[]) => startCli(args, { env })
 
 describe('flags', () => {
   it('a misspelt flag exits 2 naming the closest one', () => {
