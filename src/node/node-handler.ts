@@ -4,7 +4,7 @@ import { formatMessage } from '../core/errors.js'
 import { errorResponse, type MockResponse } from '../core/build-response.js'
 import { sessionOf } from '../core/session.js'
 import type { Instance, Outcome, SurfaceRequest } from './instance.js'
-import { answerThenDrain, badTargetResponse, requestTarget } from './wire.js'
+import { answerThenDrain, badTargetResponse, headerGetter, requestTarget } from './wire.js'
 import { proxyUnmatched } from './proxy.js'
 
 export { SESSION_HEADER } from '../core/session.js'
@@ -61,16 +61,6 @@ function alreadyParsed(req: IncomingMessage & { body?: unknown }): Uint8Array | 
     return new TextEncoder().encode(new URLSearchParams(body as Record<string, string>).toString())
   }
   return new TextEncoder().encode(JSON.stringify(body))
-}
-
-export function headerGetter(req: IncomingMessage) {
-  return {
-    get(name: string): string | null {
-      const value = req.headers[name.toLowerCase()]
-      if (value === undefined) return null
-      return Array.isArray(value) ? value.join(', ') : value
-    },
-  }
 }
 
 /** Header pairs from `rawHeaders`, lower-case names. */

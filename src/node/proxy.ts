@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorResponse } from '../core/build-response.js'
 import { forwardRequest, parseTarget, responseHeadersToSend } from './forward.js'
+import { headerGetter } from './wire.js'
 import type { Instance, SentAnswer } from './instance.js'
 import type { LogEntry } from '../core/request-log.js'
 
@@ -24,7 +25,7 @@ export function proxyUnmatched(
   const url = typeof parsed === 'string' ? new URL('http://invalid.invalid') : parsed
   const method = (req.method ?? 'GET').toUpperCase()
   const path = req.url ?? '/'
-  const requestHeaders = { get: (name: string) => (req.headers[name] as string | undefined) ?? null }
+  const requestHeaders = headerGetter(req)
   const started = performance.now()
   const logLine = (status: number) => {
     if (instance.logsRequests) instance.logger.info(`${method} ${path} ${status} proxied to ${target} ${Math.round(performance.now() - started)}ms`)

@@ -7,8 +7,8 @@ import type { RoutesConfig } from '../core/types.js'
 import { closeEventStreams } from '../dashboard/index.js'
 import { handleAdmin } from './admin.js'
 import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
-import { createNodeHandler, headerGetter } from './node-handler.js'
-import { answerClientError, answerConnect, answerExpectation, notContinued } from './wire.js'
+import { createNodeHandler } from './node-handler.js'
+import { answerClientError, answerConnect, answerExpectation, headerGetter, notContinued } from './wire.js'
 import { parseSize, type MockyardOptions } from './options.js'
 
 const DEFAULT_LIMIT = 50 * 1024 * 1024

@@ -170,3 +170,14 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const body = errorResponse(status, STATUS_CODES[status] ?? 'Bad Request', `${what}. ${fix}`).body as string
   writeRawError(socket, status, body)
 }
+
+/** A node request's headers as the engine reads them (`get`, names in any case; repeated ones joined). */
+export function headerGetter(req: IncomingMessage) {
+  return {
+    get(name: string): string | null {
+      const value = req.headers[name.toLowerCase()]
+      if (value === undefined) return null
+      return Array.isArray(value) ? value.join(', ') : value
+    },
+  }
+}
