@@ -4,7 +4,7 @@
  *
  *   npx node bench/in-process.mjs                  all cases, 20,000 requests each
  *   npx node bench/in-process.mjs --count 5000 mockyard-fetch msw3-fetch
- *   npx node --expose-gc bench/in-process.mjs --child mockyard-fetch 5000   one case, JSON out
+ *   (children: bench/in-process.mjs --child <case> <count>, with MOCKYARD_BENCH_INTERNALS set by the parent)
  *
  * Each case runs in its own child process (`--expose-gc`) so that cases do not pollute each
  * other. Heap growth: heapUsed after gc() following the measured requests minus heapUsed after
@@ -12,7 +12,8 @@
  * measures again once the interception is disposed (msw: server.close()).
  *
  * Requests never leave the process: every request is answered by the mock.
- * Every case loads mockyard from `dist/` (`npm run build` first).
+ * mockyard's internal modules (startInterception, createInstance, interceptInstance: not exported
+ * by the package) come from the sources, bundled by bench/internals.mjs the way the build does.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -31,8 +32,8 @@ const CASES = {
   'mockyard-fetch': ['(b) startInterception + msw 3 getResponse, fetch', mockyardCase('msw', 'fetch')],
   'mockyard-http': ['(b) startInterception + msw 3 getResponse, http.get', mockyardCase('msw', 'http')],
   'mockyard-fetch-msw2': ['(b) startInterception + msw 2 getResponse, fetch', mockyardCase('msw2', 'fetch')],
-  'instance-fetch': ['(e) setupMockServer path (routes, dist/), fetch', instanceCase('fetch')],
-  'instance-http': ['(e) setupMockServer path (routes, dist/), http.get', instanceCase('http')],
+  'instance-fetch': ['(e) setupMockServer path (routes), fetch', instanceCase('fetch')],
+  'instance-http': ['(e) setupMockServer path (routes), http.get', instanceCase('http')],
   'msw3-fetch': ['(c) msw 3 setupServer, fetch', setupServerCase('msw', 'fetch')],
   'msw3-http': ['(c) msw 3 setupServer, http.get', setupServerCase('msw', 'http')],
   'msw2-fetch': ['(d) msw 2 setupServer, fetch', setupServerCase('msw2', 'fetch')],
@@ -40,6 +41,13 @@ const CASES = {
   'mockyard-fetch-static': ['    startInterception alone (resolve returns Response.json), fetch', staticCase()],
   'interceptors041-fetch': ['    @mswjs/interceptors 0.41 alone, fetch', interceptorsCase('0.41')],
   'interceptors045-fetch': ['    @mswjs/interceptors 0.45 alone (msw 3\'s), fetch', interceptorsCase('0.45')],
+}
+
+/** The internals, bundled once by the parent process and named to each child in MOCKYARD_BENCH_INTERNALS. */
+function internals() {
+  const url = process.env.MOCKYARD_BENCH_INTERNALS
+  if (!url) throw new Error('run cases through runCaseInChild() (or the script without --child): it bundles the internals first')
+  return import(url)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -93,9 +101,7 @@ function directCase(pkg) {
 function mockyardCase(pkg, client) {
   return async () => {
     const { handlers, getResponse } = await handlersOf(pkg)
-    const { startInterception } = await import('../dist/node/interception/index.js').catch((error) => {
-      throw new Error(`build mockyard first (npm run build): ${error.message}`)
-    })
+    const { startInterception } = await internals()
     const interception = startInterception({ resolve: (request) => getResponse(handlers, request), strategy: 'error' })
     return { request: client === 'fetch' ? viaFetch : viaHttpGet, stop: () => interception.dispose() }
   }
@@ -103,19 +109,13 @@ function mockyardCase(pkg, client) {
 
 /**
  * What `setupMockServer()` (mockyard/vitest) runs: a loaded instance whose routes answer GET /ping
- * with a `{"ok":true}` data file, intercepted by `interceptInstance()`. Loaded from `dist/`
- * (`npm run build` first): the instance's sources import `.js` paths that type stripping cannot
- * follow. The request log keeps its default bound (1,000 records): it grows during the first
+ * with a `{"ok":true}` data file, intercepted by `interceptInstance()` (from the sources, bundled:
+ * see internals()). The request log keeps its default bound (1,000 records): it grows during the first
  * 1,000 requests, then stays flat.
  */
 function instanceCase(client) {
   return async () => {
-    const [{ createInstance }, { interceptInstance }] = await Promise.all([
-      import('../dist/node/instance.js'),
-      import('../dist/node/intercept-instance.js'),
-    ]).catch((error) => {
-      throw new Error(`build mockyard first (npm run build): ${error.message}`)
-    })
+    const { createInstance, interceptInstance } = await internals()
     const folder = mkdtempSync(join(tmpdir(), 'mockyard-in-process-'))
     writeFileSync(join(folder, 'ping.json'), '{"ok":true}')
     writeFileSync(join(folder, 'routes.json'), JSON.stringify({ ping: { file: 'ping.json' } }))
@@ -145,9 +145,7 @@ function setupServerCase(pkg, client) {
 /** The interception's own cost: resolve() answers every request with a fresh `Response.json()`. */
 function staticCase() {
   return async () => {
-    const { startInterception } = await import('../dist/node/interception/index.js').catch((error) => {
-      throw new Error(`build mockyard first (npm run build): ${error.message}`)
-    })
+    const { startInterception } = await internals()
     const interception = startInterception({ resolve: async () => Response.json({ ok: true }), strategy: 'error' })
     return { request: viaFetch, stop: () => interception.dispose() }
   }
@@ -210,10 +208,13 @@ async function runChild(name, count) {
 const script = fileURLToPath(import.meta.url)
 
 /** Runs one case in a child process (`--expose-gc`) and returns its measurement. */
-export function runCaseInChild(name, count) {
+export async function runCaseInChild(name, count) {
+  const { buildInternals } = await import('./internals.mjs')
+  const env = { ...process.env, MOCKYARD_BENCH_INTERNALS: await buildInternals() }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--expose-gc', '--no-warnings', script, '--child', name, String(count)], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env,
     })
     let stdout = ''
     let stderr = ''

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { cpSync, globSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_PROJECT, CONFIG_PROJECT, writeFiles } from './project.js'
@@ -399,14 +399,34 @@ describe('the bundled mocks and their OpenAPI document', () => {
 })
 
 describe('what the check costs the other surfaces', () => {
-  it('nothing: its validator and parsers are imported only by the check modules, and main.js loads them on demand', () => {
-    const dist = fileURLToPath(new URL('../../dist/', import.meta.url))
-    const heavy = /from ['"](ajv|ajv-formats|yaml|@apidevtools\/json-schema-ref-parser)(\/[^'"]*)?['"]|import\(['"](ajv|ajv-formats|yaml|@apidevtools)/
-    const offenders = (globSync('**/*.js', { cwd: dist }) as string[]).filter((file) => !file.startsWith('check/') && file !== 'cli/check.js' && heavy.test(readFileSync(join(dist, file), 'utf8')))
+  const dist = fileURLToPath(new URL('../../dist/', import.meta.url))
+  const source = (file: string) => readFileSync(join(dist, file), 'utf8')
+  /** The files of dist/ that `file` imports statically (`import`/`export ... from`), then theirs. */
+  const staticClosure = (file: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(file)) return seen
+    seen.add(file)
+    for (const [, specifier] of source(file).matchAll(/^(?:import|export)\b[^;]*?["'](\.{1,2}\/[^"']+)["'];?$/gm)) {
+      staticClosure(join(dirname(file), specifier!), seen)
+    }
+    return seen
+  }
+  const heavy = /^(?:import|export)\b[^;]*?["'](ajv|ajv-formats|yaml|@apidevtools\/json-schema-ref-parser)(\/[^"']*)?["']/m
+
+  it('nothing: no entry point imports its validator and parsers before the check runs, and main.js loads the check on demand', () => {
+    const entries = (globSync('*/*.js', { cwd: dist }) as string[]).filter((file) => !file.startsWith('chunks/'))
+    expect(entries).toContain('cli/main.js')
+    expect(entries).toContain('vitest/index.js')
+    const offenders = entries.flatMap((entry) => [...staticClosure(entry)].filter((file) => heavy.test(source(file))).map((file) => `${entry} -> ${file}`))
     expect(offenders).toEqual([])
-    const main = readFileSync(join(dist, 'cli', 'main.js'), 'utf8')
-    expect(main).not.toMatch(/from ['"]\.\/check\.js['"]|from ['"]\.\.\/check\//)
-    expect(main).toContain("import('./check.js')")
+    // The check's own modules are reached only through import() from main.js.
+    const checkChunk = [...source('cli/main.js').matchAll(/import\("(\.\.\/chunks\/check-[^"]+)"\)/g)].map((match) => match[1])
+    expect(checkChunk).toHaveLength(1)
+    expect(staticClosure('cli/main.js').has(join('cli', checkChunk[0]!))).toBe(false)
+  })
+
+  it('the check itself does reach them (the test above looks in the right place)', () => {
+    const all = globSync('chunks/*.js', { cwd: dist }) as string[]
+    expect(all.some((file) => /import\("(ajv|ajv-formats|@apidevtools\/json-schema-ref-parser)"\)/.test(source(file)))).toBe(true)
   })
 })
 

@@ -1,0 +1,19 @@
+/**
+ * `npm run build`: a fresh `dist/` with the declarations from `tsc` and the JavaScript bundled by
+ * rolldown (rolldown.config.mjs says why and how).
+ */
+import { spawnSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { build } from 'rolldown'
+import config from '../rolldown.config.mjs'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+rmSync(`${root}dist`, { recursive: true, force: true })
+
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
+const declarations = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--emitDeclarationOnly'], { cwd: root, stdio: 'inherit' })
+if (declarations.status !== 0) process.exit(declarations.status ?? 1)
+
+await build(config)
