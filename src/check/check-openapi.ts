@@ -525,7 +525,7 @@ export async function checkOpenApi(
             continue
           }
           if (!answer.file || answer.status === 204 || answer.status === 304) continue
-          const type = answer.contentType ?? contentTypeOf(answer.file)
+          const type = answer.contentType ?? (await contentTypeOf(answer.file))
           const content = isObject(found.response.content) ? found.response.content : {}
           const types = Object.keys(content)
           const media = types.find((t) => mediaMatches(t, type))

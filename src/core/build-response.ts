@@ -1,4 +1,3 @@
-import mime from 'mime/lite'
 import type { ResponseSpec } from './compile-routes.js'
 import { formatMessage } from './errors.js'
 import type { FileSource } from './types.js'
@@ -14,15 +13,33 @@ export interface MockResponse {
 
 const textDecoder = new TextDecoder()
 
-/** Content type by file extension; JSON and text types carry `charset=utf-8`. */
+type TypeTable = { getType(path: string): string | null }
+/** mime's standard table, once loaded (see contentTypeOf). */
+let typeTable: TypeTable | undefined
+let typeTableLoading: Promise<TypeTable> | undefined
 const contentTypes = new Map<string, string>()
-export function contentTypeOf(fileName: string): string {
+const JSON_NAME = /\.json$/i
+
+/**
+ * The content type of a data file, by its extension, from mime's standard table; JSON and text
+ * types carry `charset=utf-8`. The table loads with the first name that is not `.json` (a promise
+ * for that one call): most data files are JSON, and loading the table costs each process, so each
+ * Vitest test file, several milliseconds (bench/README.md, "Per-file cost under Vitest").
+ */
+export function contentTypeOf(fileName: string): string | Promise<string> {
   let type = contentTypes.get(fileName)
-  if (type === undefined) {
-    type = mime.getType(fileName) ?? 'application/octet-stream'
-    if (type === 'application/json' || type.startsWith('text/')) type = `${type}; charset=utf-8`
-    if (contentTypes.size < 10_000) contentTypes.set(fileName, type)
+  if (type !== undefined) return type
+  if (typeTable === undefined) {
+    if (!JSON_NAME.test(fileName)) {
+      typeTableLoading ??= import('mime/lite').then((module) => (typeTable = module.default))
+      return typeTableLoading.then(() => contentTypeOf(fileName))
+    }
+    type = 'application/json'
+  } else {
+    type = typeTable.getType(fileName) ?? 'application/octet-stream'
   }
+  if (type === 'application/json' || type.startsWith('text/')) type = `${type}; charset=utf-8`
+  if (contentTypes.size < 10_000) contentTypes.set(fileName, type)
   return type
 }
 
@@ -119,8 +136,13 @@ export function unservedFile(source: FileSource, name: string): string {
     : `does not exist in ${source.label}. Add the file, or point the route at an existing one`
 }
 
-function fileResponse(status: number, headers: Record<string, string>, name: string, bytes: Uint8Array, context: BuildContext): MockResponse {
-  const type = headers['content-type'] ?? contentTypeOf(name)
+function fileResponse(status: number, headers: Record<string, string>, name: string, bytes: Uint8Array, context: BuildContext): MockResponse | Promise<MockResponse> {
+  const type = (headers['content-type'] as string | undefined) ?? contentTypeOf(name)
+  if (typeof type !== 'string') return type.then((loaded) => typedFileResponse(status, headers, loaded, bytes, context))
+  return typedFileResponse(status, headers, type, bytes, context)
+}
+
+function typedFileResponse(status: number, headers: Record<string, string>, type: string, bytes: Uint8Array, context: BuildContext): MockResponse {
   headers['content-type'] = type
   if (context.head) return { status, headers, body: null }
   return { status, headers, body: isTextType(type) ? applyContext(bytes, context.context) : bytes }

@@ -83,7 +83,7 @@ export interface FileSource {
   /** A name for messages: the data folder, or a URL. */
   readonly label: string
   read(name: string): Promise<Uint8Array | undefined>
-  /** The contents when already in memory, without a wait (the hot path); else `undefined`. */
+  /** The contents when they can be had without a wait (in memory: the hot path); else `undefined`. */
   readCached?(name: string): Uint8Array | undefined
   /** Whether a name that reads as missing is a symlink leading out of the folder (never served). */
   leadsOutside?(name: string): boolean

@@ -1,4 +1,9 @@
-import { distance } from 'fastest-levenshtein'
+import { createRequire } from 'node:module'
+
+type Distance = (a: string, b: string) => number
+let distance: Distance | undefined
+/** fastest-levenshtein, loaded with the first misspelt name: a config without one never pays for it. */
+const levenshtein = (): Distance => (distance ??= (createRequire(import.meta.url)('fastest-levenshtein') as { distance: Distance }).distance)
 
 /**
  * The known name closest to a misspelt one, when one is close enough to be a likely typo
@@ -15,6 +20,7 @@ export function closestName(name: string, candidates: readonly string[]): string
   const allowed = wanted.length <= 3 ? 1 : wanted.length <= 8 ? 2 : 3
   let best: string | undefined
   let bestDistance = Infinity
+  const distance = levenshtein()
   for (const candidate of candidates) {
     const d = distance(wanted, candidate.toLowerCase())
     if (d < bestDistance) {

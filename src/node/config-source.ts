@@ -61,6 +61,16 @@ export interface ConfigSource {
   close(): void
 }
 
+export interface OpenOptions {
+  /**
+   * Whether the data files the routes name are read and checked at each load (see `readRoutes`),
+   * yes unless this says no (asked with the resolved config, whose `logProvider` may show
+   * warnings). When not, each file is read on first use, synchronously: for in-process use
+   * (Vitest), where the test waits for the answer anyway and a synchronous read costs far less.
+   */
+  checkFiles?: (config: ResolvedConfig) => boolean
+}
+
 /**
  * Loads a config with `resolve` (options and config file) and reads its routes. Throws the
  * config's problems as one `ConfigError`.
@@ -69,14 +79,17 @@ export interface ConfigSource {
  * const source = await openConfigSource(() => resolveConfig('mocks/config.js'))
  * source.watch(logger, () => [], ({ sources }) => pipeline.setSources(sources))
  */
-export async function openConfigSource(resolve: () => Promise<ResolvedConfig>): Promise<ConfigSource> {
+export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, options: OpenOptions = {}): Promise<ConfigSource> {
+  const checkFiles = options.checkFiles ?? (() => true)
+  /** Set by the first load: whether the data folders read on first use (see OpenOptions). */
+  let readOnFirstUse = false
   // The data folders are made while loading. They watch nothing themselves: with live reload the
   // source watches the files the routes name (see `follow` below).
   const folders = new Map<string, FolderFiles>()
   const filesFor = (data: string) => {
     let files = folders.get(data)
     if (!files) {
-      files = folderFiles(data)
+      files = folderFiles(data, { syncReads: readOnFirstUse })
       folders.set(data, files)
     }
     return files
@@ -86,7 +99,8 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>): 
   let warnings: ReadRoutesResult['warnings']
   try {
     config = await resolve()
-    ;({ sources, warnings } = await readResolvedRoutes(config, filesFor))
+    readOnFirstUse = !checkFiles(config)
+    ;({ sources, warnings } = await readResolvedRoutes(config, filesFor, !readOnFirstUse))
   } catch (error) {
     for (const files of folders.values()) files.close()
     throw error
@@ -145,7 +159,7 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>): 
         if (nextConfig.problems.length > 0) throw new ConfigError(nextConfig.problems)
         for (const warning of nextConfig.warnings) logger?.warn(formatMessage(formatProblem(warning)))
       }
-      const next = await readRoutes(nextConfig.routes, filesFor)
+      const next = await readRoutes(nextConfig.routes, filesFor, checkFiles(nextConfig))
       for (const warning of next.warnings) logger?.warn(formatMessage(formatProblem(warning)))
       const previous = config
       config = nextConfig

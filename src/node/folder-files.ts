@@ -37,7 +37,18 @@ export interface FolderFiles extends FileSource {
  * file drops its cached copy, so an edited file is served on the next request without a read per
  * request.
  */
-export function folderFiles(root: string, options: { watch?: boolean; onChange?: (name: string) => void } = {}): FolderFiles {
+export interface FolderFilesOptions {
+  /** Drop cached copies when files change (see `watch()`). */
+  watch?: boolean
+  onChange?: (name: string) => void
+  /**
+   * `readCached` reads a file not in memory yet synchronously (as `load` does) instead of leaving
+   * it to `read`: for in-process use, where files are not read at load (config-source.ts).
+   */
+  syncReads?: boolean
+}
+
+export function folderFiles(root: string, options: FolderFilesOptions = {}): FolderFiles {
   const absoluteRoot = resolve(root)
   const cache = new Map<string, Promise<Uint8Array | undefined>>()
   /** The settled contents of `cache`, for reads without a wait. */
@@ -101,7 +112,7 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
 
   const keyOf = (name: string) => (name.includes('\\') || name.startsWith('./') ? name.replace(/\\/g, '/').replace(/^(\.\/)+/, '') : name)
 
-  return {
+  const files: FolderFiles = {
     root: absoluteRoot,
     label: absoluteRoot,
     pathOf,
@@ -156,7 +167,9 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
       return cached
     },
     readCached(name) {
-      return settled.get(name) ?? settled.get(keyOf(name))
+      const bytes = settled.get(name) ?? settled.get(keyOf(name))
+      // A missing file stays for read() (and its 404); load() does not remember it.
+      return bytes === undefined && options.syncReads ? files.load(name) : bytes
     },
     leadsOutside(name) {
       const path = pathOf(keyOf(name))
@@ -184,4 +197,5 @@ export function folderFiles(root: string, options: { watch?: boolean; onChange?:
       watcher = undefined
     },
   }
+  return files
 }

@@ -92,7 +92,10 @@ export async function createInstance(
   defaults: SurfaceDefaults,
   optionOverrides?: MockyardOptions,
 ): Promise<Instance> {
-  const source = await openConfigSource(() => resolveConfig(input, { bundled: defaults.bundled ?? false }, optionOverrides))
+  // The data files are checked at load where their warnings would show; elsewhere (Vitest, at
+  // 'error') they are read on first use.
+  const showsWarnings = (config: ResolvedConfig) => config.options.logProvider !== undefined || LOG_LEVELS.indexOf(defaults.logLevel) >= LOG_LEVELS.indexOf('warn')
+  const source = await openConfigSource(() => resolveConfig(input, { bundled: defaults.bundled ?? false }, optionOverrides), { checkFiles: showsWarnings })
   const options = source.config.options
   const logger = options.logProvider ? options.logProvider() : createLogger(defaults.logLevel)
   const watching = options.watch ?? defaults.watch

@@ -1,13 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import mime from 'mime'
 import { compileRoutes, methodOf, type RouteTable } from '../core/compile-routes.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { memoryFiles } from '../core/memory-files.js'
 import { isFormBody, loadFormParser } from '../core/form-parser.js'
 import { BodyParseError, mediaType, parseBody, parseQuery } from '../core/parse-request.js'
-import { contentTypeOf } from '../core/build-response.js'
 import type { RouteEntryConfig, RoutesConfig, SequenceItemConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { parseJsonFile } from '../node/load-config.js'
@@ -206,6 +204,11 @@ const sortedJson = (value: unknown) => JSON.stringify(value)
  *   status: 200, responseHeaders: [['content-type', 'application/json']], responseBody: new TextEncoder().encode('[]') })
  * writer.summary() // { requests: 1, routes: 1, entries: 1, files: 1, clashes: [] }
  */
+type TypeTable = { getType(path: string): string | null; getExtension(type: string): string | null }
+let typeTableLoading: Promise<TypeTable> | undefined
+/** mime's full table (vendor types too), loaded with the first recorded answer: importing mockyard/node costs nothing for it. */
+const typeTable = (): Promise<TypeTable> => (typeTableLoading ??= import('mime').then((module) => module.default))
+
 export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   const out = resolve(options.out)
   const routesFile = join(out, 'routes.json')
@@ -261,7 +264,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   }
 
   /** A data file name for a body of this route, never one already taken by someone else. */
-  function fileFor(route: RecordedRoute, method: string, bytes: Uint8Array, type: string): string {
+  function fileFor(route: RecordedRoute, method: string, bytes: Uint8Array, type: string, mime: TypeTable): string {
     const hash = createHash('sha1').update(bytes).digest('hex')
     const known = route.files.get(hash)
     if (known) return known
@@ -286,7 +289,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     }
   }
 
-  function answerOf(exchange: RecordedExchange, route: RecordedRoute, method: string, secrets: Set<string>): Answer {
+  function answerOf(exchange: RecordedExchange, route: RecordedRoute, method: string, secrets: Set<string>, mime: TypeTable): Answer {
     const answer: Answer = {}
     if (exchange.status !== 200) answer.status = exchange.status
     const headers: Record<string, string> = {}
@@ -323,9 +326,9 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
         const clean = scrub(text, secrets)
         if (clean !== text) bytes = new TextEncoder().encode(clean)
       }
-      answer.file = fileFor(route, method, bytes, type)
+      answer.file = fileFor(route, method, bytes, type, mime)
       // The mock types a file by its extension: keep the real type where the two differ.
-      if (type !== '' && mediaType(contentTypeOf(answer.file)) !== type) headers['Content-Type'] = contentType
+      if (type !== '' && (mime.getType(answer.file) ?? 'application/octet-stream') !== type) headers['Content-Type'] = contentType
     } else if (type !== '' && method === 'head') headers['Content-Type'] = contentType
     for (const name of Object.keys(headers)) headers[name] = scrub(headers[name]!, secrets)
     if (Object.keys(headers).length > 0) answer.responseHeader = headers
@@ -375,7 +378,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       for (const secret of secrets) if (secret.length >= 4 && text.includes(secret)) values.delete(name)
     }
     const signature = sortedJson([...values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    const answer = answerOf(exchange, route, method, secrets)
+    const answer = answerOf(exchange, route, method, secrets, await typeTable())
     for (const secret of secrets) if (knownSecrets.size < MAX_SECRETS && secret.length >= 4) knownSecrets.add(secret)
     const id = JSON.stringify(answer)
     const done: RecordResult = { route: route.key, method, file: answer.file }

@@ -255,7 +255,7 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       // `read` refuses names that leave the folder; they answer 404 like missing files.
       const bytes = files && name ? await files.read(name) : undefined
       if (!bytes) return send(404, 'text/plain; charset=utf-8', formatMessage(`no data file at ${path}.`))
-      return send(200, contentTypeOf(name), bytes)
+      return send(200, await contentTypeOf(name), bytes)
     }
     next()
   }

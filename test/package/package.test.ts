@@ -124,6 +124,35 @@ await s.stop()`
     expect(result.stdout.trim().split('\n')).toEqual(['200 true', '200 true', '200 true'])
   })
 
+  it('loads a dependency only when it is needed: mime with the first file that is not JSON, fastest-levenshtein with the first unknown option', () => {
+    // Every test file under Vitest imports mockyard again (bench/README.md, "Per-file cost under Vitest").
+    const data = mkdtempSync(join(tmpdir(), 'mockyard-lazy-'))
+    writeFileSync(join(data, 'a.json'), '{"a":1}')
+    writeFileSync(join(data, 'b.pdf'), '%PDF-1.4')
+    const script = `import { registerHooks } from 'node:module'
+const asked = new Set()
+registerHooks({ resolve(specifier, context, next) { asked.add(specifier); return next(specifier, context) } })
+const lazy = ['mime', 'mime/lite', 'fastest-levenshtein', 'qs', 'ajv', 'yaml', 'import-meta-resolve']
+const loaded = () => lazy.filter((name) => asked.has(name)).join(',') || '-'
+const { startMockServer, validateOptions } = await import('mockyard/node')
+const s = await startMockServer({ routes: { 'v1/a': { file: 'a.json' }, 'v1/b': { file: 'b.pdf' } }, data: ${JSON.stringify(data)} })
+console.log('started', loaded())
+let r = await fetch(s.url + '/v1/a'); await r.arrayBuffer(); console.log('json', r.headers.get('content-type'), loaded())
+r = await fetch(s.url + '/v1/b'); await r.arrayBuffer(); console.log('pdf', r.headers.get('content-type'), loaded())
+const check = validateOptions({ latancy: 1 }, 'options')
+console.log('options', check.warnings[0].fix.includes('"latency"'), loaded())
+await s.stop()`
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' })
+    rmSync(data, { recursive: true, force: true })
+    expect(result.stderr).toBe('')
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'started -',
+      'json application/json; charset=utf-8 -',
+      'pdf application/pdf mime/lite',
+      'options true mime/lite,fastest-levenshtein',
+    ])
+  })
+
   it('has no install script (npm warns about those): nothing runs when a user installs it', () => {
     const installed = JSON.parse(readFileSync(join(project, 'node_modules', 'mockyard', 'package.json'), 'utf8')) as { scripts?: Record<string, string> }
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) expect(installed.scripts?.[hook]).toBeUndefined()
