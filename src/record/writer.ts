@@ -8,6 +8,7 @@ import { isFormBody, loadFormParser } from '../core/form-parser.js'
 import { BodyParseError, mediaType, parseBody, parseQuery } from '../core/parse-request.js'
 import type { RouteEntryConfig, RoutesConfig, SequenceItemConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
+import { contentTypeOf } from '../core/build-response.js'
 import { parseJsonFile } from '../node/load-config.js'
 import { HOP_BY_HOP, SECRET_HEADERS, type RecordedExchange } from './exchange.js'
 
@@ -193,6 +194,11 @@ function scrub(text: string, secrets: Set<string>): string {
 
 const sortedJson = (value: unknown) => JSON.stringify(value)
 
+type ExtensionTable = { getExtension(type: string): string | null }
+let extensionsLoading: Promise<ExtensionTable> | undefined
+/** mime's full table (vendor types too), loaded with the first recorded answer: importing mockyard/node costs nothing for it. */
+const extensionTable = (): Promise<ExtensionTable> => (extensionsLoading ??= import('mime').then((module) => module.default))
+
 /**
  * Creates the writer that turns exchanges into mockyard's own routes.json and data files
  * (docs/behaviour.md, "Record, import and proxy"). An existing routes.json is merged: its keys
@@ -204,11 +210,6 @@ const sortedJson = (value: unknown) => JSON.stringify(value)
  *   status: 200, responseHeaders: [['content-type', 'application/json']], responseBody: new TextEncoder().encode('[]') })
  * writer.summary() // { requests: 1, routes: 1, entries: 1, files: 1, clashes: [] }
  */
-type TypeTable = { getType(path: string): string | null; getExtension(type: string): string | null }
-let typeTableLoading: Promise<TypeTable> | undefined
-/** mime's full table (vendor types too), loaded with the first recorded answer: importing mockyard/node costs nothing for it. */
-const typeTable = (): Promise<TypeTable> => (typeTableLoading ??= import('mime').then((module) => module.default))
-
 export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   const out = resolve(options.out)
   const routesFile = join(out, 'routes.json')
@@ -264,7 +265,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   }
 
   /** A data file name for a body of this route, never one already taken by someone else. */
-  function fileFor(route: RecordedRoute, method: string, bytes: Uint8Array, type: string, mime: TypeTable): string {
+  function fileFor(route: RecordedRoute, method: string, bytes: Uint8Array, type: string, mime: ExtensionTable): string {
     const hash = createHash('sha1').update(bytes).digest('hex')
     const known = route.files.get(hash)
     if (known) return known
@@ -289,7 +290,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     }
   }
 
-  function answerOf(exchange: RecordedExchange, route: RecordedRoute, method: string, secrets: Set<string>, mime: TypeTable): Answer {
+  async function answerOf(exchange: RecordedExchange, route: RecordedRoute, method: string, secrets: Set<string>): Promise<Answer> {
     const answer: Answer = {}
     if (exchange.status !== 200) answer.status = exchange.status
     const headers: Record<string, string> = {}
@@ -326,9 +327,9 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
         const clean = scrub(text, secrets)
         if (clean !== text) bytes = new TextEncoder().encode(clean)
       }
-      answer.file = fileFor(route, method, bytes, type, mime)
+      answer.file = fileFor(route, method, bytes, type, await extensionTable())
       // The mock types a file by its extension: keep the real type where the two differ.
-      if (type !== '' && (mime.getType(answer.file) ?? 'application/octet-stream') !== type) headers['Content-Type'] = contentType
+      if (type !== '' && mediaType(await contentTypeOf(answer.file)) !== type) headers['Content-Type'] = contentType
     } else if (type !== '' && method === 'head') headers['Content-Type'] = contentType
     for (const name of Object.keys(headers)) headers[name] = scrub(headers[name]!, secrets)
     if (Object.keys(headers).length > 0) answer.responseHeader = headers
@@ -378,7 +379,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       for (const secret of secrets) if (secret.length >= 4 && text.includes(secret)) values.delete(name)
     }
     const signature = sortedJson([...values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    const answer = answerOf(exchange, route, method, secrets, await typeTable())
+    const answer = await answerOf(exchange, route, method, secrets)
     for (const secret of secrets) if (knownSecrets.size < MAX_SECRETS && secret.length >= 4) knownSecrets.add(secret)
     const id = JSON.stringify(answer)
     const done: RecordResult = { route: route.key, method, file: answer.file }

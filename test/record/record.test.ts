@@ -200,6 +200,21 @@ describe('createRecordWriter', () => {
   })
 })
 
+describe('the content type of a recorded file', () => {
+  it('keeps the real type when mockyard would serve the file under another: an .xls file is application/octet-stream to it', async () => {
+    const out = tempDir()
+    const writer = createRecordWriter({ out })
+    const body = (text: string) => new TextEncoder().encode(text)
+    const answer = (path: string, type: string, text: string): RecordedExchange => ({ method: 'GET', url: `http://api.test${path}`, requestHeaders: [], requestBody: null, status: 200, responseHeaders: [['Content-Type', type]], responseBody: body(text) })
+    await writer.add(answer('/v1/sheet', 'application/vnd.ms-excel', 'cells'))
+    await writer.add(answer('/v1/page', 'text/html', '<p>hi</p>'))
+    const routes = JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8'))
+    expect(routes['v1/sheet']).toEqual({ get: { file: 'v1-sheet.xls', responseHeader: { 'Content-Type': 'application/vnd.ms-excel' } } })
+    // Served as text/html by its extension already: no header needed.
+    expect(routes['v1/page']).toEqual({ get: { file: 'v1-page.html' } })
+  })
+})
+
 describe('a redirect with a body', () => {
   it('keeps a typed body (Express\'s "Found. Redirecting to"), and the mock answers with the same bytes; X-Powered-By is not kept', async () => {
     const out = tempDir()
