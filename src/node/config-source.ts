@@ -64,8 +64,8 @@ export interface ConfigSource {
 export interface OpenOptions {
   /**
    * Whether the data files the routes name are read and checked at each load (see `readRoutes`),
-   * yes unless this says no (asked with the resolved config, whose `logProvider` may show
-   * warnings). When not, each file is read on first use, synchronously: for in-process use
+   * yes unless this says no (asked once, with the first resolved config, whose `logProvider` may
+   * show warnings). When not, each file is read on first use, synchronously: for in-process use
    * (Vitest), where the test waits for the answer anyway and a synchronous read costs far less.
    */
   checkFiles?: (config: ResolvedConfig) => boolean
@@ -80,7 +80,6 @@ export interface OpenOptions {
  * source.watch(logger, () => [], ({ sources }) => pipeline.setSources(sources))
  */
 export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, options: OpenOptions = {}): Promise<ConfigSource> {
-  const checkFiles = options.checkFiles ?? (() => true)
   /** Set by the first load: whether the data folders read on first use (see OpenOptions). */
   let readOnFirstUse = false
   // The data folders are made while loading. They watch nothing themselves: with live reload the
@@ -99,7 +98,7 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
   let warnings: ReadRoutesResult['warnings']
   try {
     config = await resolve()
-    readOnFirstUse = !checkFiles(config)
+    readOnFirstUse = options.checkFiles?.(config) === false
     ;({ sources, warnings } = await readResolvedRoutes(config, filesFor, !readOnFirstUse))
   } catch (error) {
     for (const files of folders.values()) files.close()
@@ -159,7 +158,7 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
         if (nextConfig.problems.length > 0) throw new ConfigError(nextConfig.problems)
         for (const warning of nextConfig.warnings) logger?.warn(formatMessage(formatProblem(warning)))
       }
-      const next = await readRoutes(nextConfig.routes, filesFor, checkFiles(nextConfig))
+      const next = await readRoutes(nextConfig.routes, filesFor, !readOnFirstUse)
       for (const warning of next.warnings) logger?.warn(formatMessage(formatProblem(warning)))
       const previous = config
       config = nextConfig

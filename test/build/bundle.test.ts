@@ -48,3 +48,24 @@ describe('the bundle', () => {
     expect(files.filter((file) => file.split(/[\\/]/).length !== 2)).toEqual([])
   })
 })
+
+describe('what mockyard check costs the other surfaces', () => {
+  const heavy = /^(ajv|ajv-formats|yaml|@apidevtools\/json-schema-ref-parser)(\/|$)/
+  const entries = () => (globSync('*/*.js', { cwd: dist }) as string[]).filter((file) => !file.startsWith('chunks/'))
+
+  it('nothing: no entry point imports its validator and parsers before the check runs, and main.js loads the check on demand', () => {
+    expect(entries()).toContain('cli/main.js')
+    expect(entries()).toContain('vitest/index.js')
+    const offenders = entries().flatMap((entry) => closure(entry).filter((file) => externals([file]).some((name) => heavy.test(name))).map((file) => `${entry} -> ${file}`))
+    expect(offenders).toEqual([])
+    // The check's own modules are reached only through import() from main.js.
+    const checkChunk = [...source('cli/main.js').matchAll(/import\("(\.\.\/chunks\/check-[^"]+)"\)/g)].map((match) => match[1])
+    expect(checkChunk).toHaveLength(1)
+    expect(closure('cli/main.js')).not.toContain(join('cli', checkChunk[0]!))
+  })
+
+  it('the check itself does reach them (the test above looks in the right place)', () => {
+    const all = globSync('chunks/*.js', { cwd: dist }) as string[]
+    expect(all.some((file) => /import\("(ajv|ajv-formats|@apidevtools\/json-schema-ref-parser)"\)/.test(source(file)))).toBe(true)
+  })
+})

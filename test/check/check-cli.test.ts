@@ -3,9 +3,9 @@
  * problem has its exact report line (text), its JSON entry and, in GitHub Actions, its annotation.
  */
 import { spawnSync } from 'node:child_process'
-import { cpSync, globSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { API_PROJECT, CONFIG_PROJECT, writeFiles } from './project.js'
@@ -395,38 +395,6 @@ describe('the bundled mocks and their OpenAPI document', () => {
       '[mockyard] check: 2 problems.',
     ])
     expect(code).toBe(1)
-  })
-})
-
-describe('what the check costs the other surfaces', () => {
-  const dist = fileURLToPath(new URL('../../dist/', import.meta.url))
-  const source = (file: string) => readFileSync(join(dist, file), 'utf8')
-  /** The files of dist/ that `file` imports statically (`import`/`export ... from`), then theirs. */
-  const staticClosure = (file: string, seen = new Set<string>()): Set<string> => {
-    if (seen.has(file)) return seen
-    seen.add(file)
-    for (const [, specifier] of source(file).matchAll(/^(?:import|export)\b[^;]*?["'](\.{1,2}\/[^"']+)["'];?$/gm)) {
-      staticClosure(join(dirname(file), specifier!), seen)
-    }
-    return seen
-  }
-  const heavy = /^(?:import|export)\b[^;]*?["'](ajv|ajv-formats|yaml|@apidevtools\/json-schema-ref-parser)(\/[^"']*)?["']/m
-
-  it('nothing: no entry point imports its validator and parsers before the check runs, and main.js loads the check on demand', () => {
-    const entries = (globSync('*/*.js', { cwd: dist }) as string[]).filter((file) => !file.startsWith('chunks/'))
-    expect(entries).toContain('cli/main.js')
-    expect(entries).toContain('vitest/index.js')
-    const offenders = entries.flatMap((entry) => [...staticClosure(entry)].filter((file) => heavy.test(source(file))).map((file) => `${entry} -> ${file}`))
-    expect(offenders).toEqual([])
-    // The check's own modules are reached only through import() from main.js.
-    const checkChunk = [...source('cli/main.js').matchAll(/import\("(\.\.\/chunks\/check-[^"]+)"\)/g)].map((match) => match[1])
-    expect(checkChunk).toHaveLength(1)
-    expect(staticClosure('cli/main.js').has(join('cli', checkChunk[0]!))).toBe(false)
-  })
-
-  it('the check itself does reach them (the test above looks in the right place)', () => {
-    const all = globSync('chunks/*.js', { cwd: dist }) as string[]
-    expect(all.some((file) => /import\("(ajv|ajv-formats|@apidevtools\/json-schema-ref-parser)"\)/.test(source(file)))).toBe(true)
   })
 })
 
