@@ -1,13 +1,14 @@
 import { defineConfig } from '@playwright/test'
-import { findChromium } from './scripts/find-chromium.mjs'
+import { ensureChromium } from './scripts/find-chromium.mjs'
 
 /**
  * Browser tests in real Chromium, found by scripts/find-chromium.mjs: `CHROMIUM_PATH`, else
  * Playwright's own browsers when installed, else a system Chromium or Chrome on the PATH (with
- * the flags a system browser needs headless). Nothing downloads a browser; scripts/test.mjs says
+ * the flags a system browser needs headless), else the headless Chromium of the devDependency
+ * `@sparticuz/chromium`. Nothing downloads a browser; scripts/test.mjs says
  * what to run when there is none.
  */
-const browser = findChromium()
+const browser = await ensureChromium()
 
 export default defineConfig({
   testMatch: '**/*.spec.ts',

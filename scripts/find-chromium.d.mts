@@ -7,7 +7,11 @@ export interface FoundChromium {
   executablePath: string | undefined
   /** Launch flags (a system browser's headless flags). */
   args: string[]
-  source: 'CHROMIUM_PATH' | 'playwright' | 'system'
+  source: 'CHROMIUM_PATH' | 'playwright' | 'system' | 'package'
 }
 /** The Chromium to run the browser tests in, or undefined when there is none. */
 export declare function findChromium(): FoundChromium | undefined
+/** The headless Chromium of `@sparticuz/chromium`, extracted on first use; undefined when not installed. */
+export declare function packagedChromium(): Promise<FoundChromium | undefined>
+/** findChromium(), else the packaged Chromium. */
+export declare function ensureChromium(): Promise<FoundChromium | undefined>

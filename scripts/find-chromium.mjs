@@ -1,6 +1,8 @@
 // Finds the Chromium the browser tests run in, by itself: `CHROMIUM_PATH`, then Playwright's own
-// browsers when they are installed, then a system browser on the PATH. Used by
-// playwright.config.ts (the launch options) and scripts/test.mjs (which says when there is none).
+// browsers when they are installed, then a system browser on the PATH, and when there is none of
+// those, the headless Chromium the npm package `@sparticuz/chromium` ships (a devDependency: it
+// needs no root and no download, and service workers run in it). Used by the Playwright configs
+// (the launch options) and scripts/test.mjs (which says when there is none).
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs'
 import { delimiter, dirname, join } from 'node:path'
 import { chromium } from 'playwright-core'
@@ -21,7 +23,7 @@ export const SYSTEM_BROWSER_ARGS = [
 ]
 
 /** The command that makes a browser available when none is found. */
-export const INSTALL_HINT = 'npx playwright install chromium (or set CHROMIUM_PATH to a Chromium or Chrome executable)'
+export const INSTALL_HINT = 'npm install (it brings @sparticuz/chromium), npx playwright install chromium, or set CHROMIUM_PATH to a Chromium or Chrome executable'
 
 function isExecutable(path) {
   try {
@@ -68,7 +70,7 @@ function playwrightBrowser() {
 }
 
 /**
- * @returns {{ executablePath: string | undefined, args: string[], source: 'CHROMIUM_PATH' | 'playwright' | 'system' } | undefined}
+ * @returns {{ executablePath: string | undefined, args: string[], source: 'CHROMIUM_PATH' | 'playwright' | 'system' | 'package' } | undefined}
  *   `executablePath` undefined means Playwright's own browsers; `undefined` as a whole means no browser.
  */
 export function findChromium() {
@@ -81,4 +83,25 @@ export function findChromium() {
     if (found) return { executablePath: found, args: SYSTEM_BROWSER_ARGS, source: 'system' }
   }
   return undefined
+}
+
+/**
+ * The Chromium `@sparticuz/chromium` ships, extracted on first use (about 3 s; later calls reuse
+ * it): a self-contained headless shell that needs only libc. Undefined when the package is not
+ * installed (it is a devDependency of this repository, not of the published package).
+ */
+export async function packagedChromium() {
+  let Chromium
+  try {
+    Chromium = (await import('@sparticuz/chromium')).default
+  } catch {
+    return undefined
+  }
+  const executablePath = await Chromium.executablePath()
+  return { executablePath, args: SYSTEM_BROWSER_ARGS, source: 'package' }
+}
+
+/** {@link findChromium}, else the packaged Chromium. */
+export async function ensureChromium() {
+  return findChromium() ?? (await packagedChromium())
 }

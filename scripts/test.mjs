@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { findChromium, INSTALL_HINT } from './find-chromium.mjs'
+import { ensureChromium, INSTALL_HINT } from './find-chromium.mjs'
 
 const run = (command, args, env = {}) =>
   spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } }).status ?? 1
@@ -41,7 +41,9 @@ if (vitestStatus !== 0) ok = false
 // browser, a failed global setup) counts as failed, never as absent.
 const playwrightConfigs = ['playwright.config.ts', 'test/recipe/playwright.config.ts'].filter((file) => existsSync(file))
 if (playwrightConfigs.length > 0 && process.argv.length <= 2) {
-  const browser = findChromium()
+  const browser = await ensureChromium()
+  // A browser extracted from @sparticuz/chromium is handed on, so each config finds it at once.
+  if (browser?.source === 'package') process.env.CHROMIUM_PATH = browser.executablePath
   if (!browser) {
     const listed = playwrightConfigs.reduce((sum, config) => sum + listTests(config), 0)
     console.error(`[mockyard] no Chromium found (CHROMIUM_PATH unset, no Playwright browser, no chromium or google-chrome on the PATH): the ${listed} browser tests count as failed. Run: ${INSTALL_HINT}`)

@@ -10,9 +10,9 @@
  * Run by scripts/test.mjs (`npx playwright test --config test/recipe/playwright.config.ts`).
  */
 import { defineConfig } from '@playwright/test'
-import { findChromium } from '../../scripts/find-chromium.mjs'
+import { ensureChromium } from '../../scripts/find-chromium.mjs'
 
-const browser = findChromium()
+const browser = await ensureChromium()
 
 export default defineConfig({
   testDir: '.',
