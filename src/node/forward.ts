@@ -149,10 +149,15 @@ export async function targetIsListener(target: URL, listening: AddressInfo): Pro
   const port = Number(target.port || (target.protocol === 'https:' ? 443 : 80))
   if (port !== listening.port) return false
   let addresses: string[]
+  let timer: NodeJS.Timeout | undefined
   try {
-    addresses = (await lookup(target.hostname.replace(/^\[|\]$/g, ''), { all: true })).map((found) => found.address)
+    // A name the resolver is slow on does not hold the start for long: after a second it is taken as not this listener.
+    const found = await Promise.race([lookup(target.hostname.replace(/^\[|\]$/g, ''), { all: true }), new Promise<[]>((resolve) => (timer = setTimeout(resolve, 1000, [])))])
+    addresses = found.map((entry) => entry.address)
   } catch {
     return false
+  } finally {
+    clearTimeout(timer)
   }
   const own = plainAddress(listening.address)
   const wildcard = own === '0.0.0.0' || own === '::'
