@@ -8,6 +8,7 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import type { AddressInfo, Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { startMockServer } from 'mockyard/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { killAll, runCli, startCli, type Cli } from './support.js'
 
@@ -193,6 +194,19 @@ describe('a forwarder pointed at itself', () => {
     const answer = await send(`http://127.0.0.1:${proxyPort}`, '/api/users')
     expect(answer.status).toBe(508)
     expect(JSON.parse(answer.body).message).toContain('came back to the mockyard that forwarded it')
+  })
+  it('startMockServer with proxy at its own URL (no start-up check there): 508 on the first return', async () => {
+    const port = await freePort()
+    const server = await startMockServer({ routes, port, proxy: `http://127.0.0.1:${port}` })
+    try {
+      const res = await fetch(`${server.url}/api/users`)
+      expect(res.status).toBe(508)
+      expect((await res.json()).error).toBe('Loop Detected')
+      // The request and its one return, nothing more.
+      expect(server.requests().map((r) => r.status)).toEqual([508, 508])
+    } finally {
+      await server.stop()
+    }
   })
 })
 
