@@ -10,6 +10,8 @@ import { closestName } from '../node/closest-name.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from '../node/logger.js'
 import type { MockyardOptions } from '../node/options.js'
 import { listen, packageInfo, urlHostOf } from '../node/server.js'
+import { targetIsListener } from '../node/forward.js'
+import type { AddressInfo } from 'node:net'
 
 const HELP = `Usage: mockyard [options]
 
@@ -142,6 +144,13 @@ async function main(argv: string[]): Promise<void> {
     const fix = hostProblem ? 'Pick a host this machine has with --host, such as 127.0.0.1, ::1 or 0.0.0.0.' : 'Pick another port with --port, or --port 0 for a free one.'
     fail(formatMessage(`cannot listen on ${instance.options.host ?? '0.0.0.0'}:${instance.options.port ?? 9999}: ${error.code ?? error.message}. ${fix}`), 1)
   })
+  // docs/behaviour.md, "The proxy option": a proxy target that is this very listener would send
+  // every unmatched request back to itself; refused before any request.
+  const proxy = instance.options.proxy
+  if (proxy && (await targetIsListener(new URL(proxy), running.server.address() as AddressInfo))) {
+    await running.stop()
+    fail(formatMessage(`--proxy ${proxy} is this server's own address (port ${running.port}), so every request no route answers would come back to it. Point the proxy option at the real back end, or listen on another --port.`), 2)
+  }
   const shown = `http://${urlHostOf(running.host)}:${running.port}`
   process.stdout.write(`mockyard listening on ${shown}\n`)
   // docs/behaviour.md, "The dashboard": on a loopback URL, since it answers loopback clients.

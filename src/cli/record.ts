@@ -21,6 +21,8 @@ Options:
       --host <host>       host to bind (default 127.0.0.1)
       --redact <name>     a header, query or body field whose values are never written; repeatable
                           (Authorization, Cookie and Set-Cookie never are)
+      --timeout <seconds> how long the target may stay silent before a request gets a 504
+                          (default 30)
   -h, --help              show this help
 
 Example:
@@ -73,6 +75,7 @@ async function runRecord(argv: string[]): Promise<void> {
     port: { type: 'string', short: 'p' },
     host: { type: 'string' },
     redact: { type: 'string', multiple: true },
+    timeout: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   }, false)
   if (values.help) {
@@ -81,6 +84,7 @@ async function runRecord(argv: string[]): Promise<void> {
   }
   if (typeof values.target !== 'string') fail(formatMessage('mockyard record needs --target: the back end to record. For example mockyard record --target http://localhost:8080.'))
   if (values.port !== undefined && !/^\d+$/.test(String(values.port))) fail(formatMessage(`--port takes a whole number, got "${values.port}". For example --port 3001.`))
+  if (values.timeout !== undefined && !(/^\d+(\.\d+)?$/.test(String(values.timeout)) && Number(values.timeout) > 0)) fail(formatMessage(`--timeout takes a number of seconds above 0, got "${values.timeout}". For example --timeout 30.`))
   const out = (values.out as string | undefined) ?? 'mocks'
   let recorder
   try {
@@ -90,6 +94,7 @@ async function runRecord(argv: string[]): Promise<void> {
       port: values.port === undefined ? undefined : Number(values.port),
       host: values.host as string | undefined,
       redact: values.redact as string[] | undefined,
+      timeoutMs: values.timeout === undefined ? undefined : Number(values.timeout) * 1000,
       onRecord: (line) => process.stderr.write(line + '\n'),
     })
   } catch (error) {

@@ -2,7 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse } from '../core/build-response.js'
-import { forwardRequest, parseTarget, responseHeadersToSend } from '../node/forward.js'
+import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend, targetIsListener, UPSTREAM_TIMEOUT_MS } from '../node/forward.js'
+import { payloadTooLarge, readBody } from '../node/node-handler.js'
+import { answerThenDrain } from '../node/wire.js'
 import { decodeBody, pairsOf } from './exchange.js'
 import { createRecordWriter, type RecordResult, type RecordSummary } from './writer.js'
 
@@ -17,6 +19,8 @@ export interface RecorderOptions {
   host?: string
   /** Header, query and body field names whose values are never written. */
   redact?: string[]
+  /** How long the target may stay silent before a request is given up with a 504; default 30,000 ms. */
+  timeoutMs?: number
   /** Called once per request, after its answer was recorded (or not), with the log line. */
   onRecord?: (line: string, result: RecordResult | undefined) => void
 }
@@ -58,32 +62,69 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   }
   const report = options.onRecord ?? (() => undefined)
 
+  const name = forwarderName()
+  const timeoutMs = options.timeoutMs ?? UPSTREAM_TIMEOUT_MS
+
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const method = (req.method ?? 'GET').toUpperCase()
     const path = req.url ?? '/'
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size <= MAX_BODY) chunks.push(chunk)
-    })
-    req.on('error', () => res.destroy())
-    req.on('end', () => {
-      const body = size === 0 ? null : Buffer.concat(chunks)
+    /** mockyard's own answer, not recorded: the target failed, the path or the body was refused, a loop. */
+    const refuse = (error: Error) => {
+      const status = error instanceof ForwardError ? error.status : 502
+      const reason = (error as NodeJS.ErrnoException).code ?? error.message
+      const message =
+        status === 400 ? `${method} ${pathOnly(path)} was not forwarded: ${error.message}. Send a path without ".." segments`
+        : status === 508 ? `${method} ${pathOnly(path)} came back to this recorder: the target ${options.target} leads back to it, so it was not forwarded again. Point --target at the real back end`
+        : status === 504 ? `${method} ${pathOnly(path)} could not be recorded: the target ${options.target} did not answer in time (${error.message}). Check that the back end answers, or raise --timeout`
+        : `${method} ${pathOnly(path)} could not be recorded: the target ${options.target} did not answer (${reason}). Start the back end, or fix --target`
+      const answer = errorResponse(status, forwardErrorTitle(error), message, { target: options.target })
+      if (status === 508) answer.headers[LOOP_HEADER] = name
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body as string) })
+        res.end(answer.body)
+      }
+      report(`${method} ${pathOnly(path)} ${status} not recorded: ${status === 502 ? `the target did not answer (${reason})` : status === 504 ? 'the target did not answer in time' : status === 508 ? 'the request came back to this recorder (a loop)' : 'the path leaves the target\'s base path'}`, undefined)
+    }
+    if (cameBack(req.rawHeaders, name)) {
+      req.resume()
+      return refuse(new ForwardError(508, 'a loop'))
+    }
+    // The body is kept in memory to be written: one over MAX_BODY is refused whole (a 413
+    // before anything is forwarded), never forwarded cut short.
+    readBody(req, MAX_BODY, (bodyError, body) => {
+      if (bodyError) {
+        if (bodyError.name !== 'PayloadTooLargeError') return res.destroy()
+        answerThenDrain(req, res, payloadTooLarge(method, pathOnly(path), new Error(`${bodyError.message} (mockyard record keeps each body in memory to write it)`), MAX_BODY))
+        report(`${method} ${pathOnly(path)} 413 not recorded: the body is over ${MAX_BODY} bytes`, undefined)
+        return
+      }
       let answered: () => void = () => undefined
       track(new Promise<void>((resolve) => (answered = resolve)))
-      forwardRequest(target, { method, url: path, rawHeaders: req.rawHeaders, body }, (error, response) => {
+      let upstream: IncomingMessage | undefined
+      // A client that goes before its answer is complete releases the connection to the target.
+      res.on('close', () => {
+        if (res.writableFinished) return
+        giveUp()
+        upstream?.destroy()
+        answered()
+      })
+      const giveUp = forwardRequest(target, { method, url: path, rawHeaders: req.rawHeaders, body, via: name, timeoutMs }, (error, response) => {
         if (error || !response) {
-          const reason = (error as NodeJS.ErrnoException | null)?.code ?? error?.message ?? 'no response'
-          const answer = errorResponse(502, 'Bad Gateway', `${method} ${path} could not be recorded: the target ${options.target} did not answer (${reason}). Start the back end, or fix --target`, { target: options.target })
-          res.writeHead(502, answer.headers)
-          res.end(answer.body)
-          report(`${method} ${pathOnly(path)} 502 not recorded: the target did not answer (${reason})`, undefined)
+          refuse(error ?? new Error('no response'))
           answered()
           return
         }
+        upstream = response
         const status = response.statusCode ?? 502
         res.writeHead(status, response.statusMessage, responseHeadersToSend(response))
+        if (response.headers[LOOP_HEADER] === name) {
+          // This recorder's own 508, back through the loop: passed on, never recorded.
+          response.pipe(res)
+          response.on('end', answered)
+          response.on('error', answered)
+          report(`${method} ${pathOnly(path)} ${status} not recorded: the request came back to this recorder (a loop)`, undefined)
+          return
+        }
         const received: Buffer[] = []
         response.on('data', (chunk: Buffer) => {
           received.push(chunk)
@@ -128,6 +169,11 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     })
   })
   const address = server.address() as AddressInfo
+  // A target that is this very listener would send every request back to itself: refused before any request.
+  if (await targetIsListener(target, address)) {
+    await new Promise((resolve) => server.close(resolve))
+    throw new Error(formatMessage(`cannot record: the target ${options.target} is this recorder's own address (port ${address.port}), so every request would come back to it. Point --target at the real back end, or listen on another --port.`))
+  }
   const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address
   let stopping: Promise<RecordSummary> | undefined
   return {
