@@ -94,8 +94,9 @@ function filePathOf(url: string): string | undefined {
  * The `$ref` resolver's options for one load of the document at `root`: one resolver that reads
  * regular files only (`.json`, `.yaml` or `.yml` when a `$ref` names them), all of them together
  * within DOCUMENT_LIMIT, and refuses every other URL without touching the network (the built-in
- * HTTP resolver is off); the JSON and YAML parsers only (text and binary files are not schemas),
- * YAML read by `yaml`, whose alias limit stops alias bombs.
+ * HTTP resolver is off); JSON and YAML parsers only (text and binary files are not schemas):
+ * JSON errors without the text around them (V8 quotes it), YAML read by `yaml`, whose alias
+ * limit stops alias bombs.
  */
 export function documentOptions(root: string, display: (file: string) => string) {
   let total = 0
@@ -147,10 +148,28 @@ export function documentOptions(root: string, display: (file: string) => string)
       return parse(text, { maxAliasCount: 100, merge: true, prettyErrors: false })
     },
   }
+  const jsonParser = {
+    order: 100,
+    allowEmpty: true,
+    canParse: ['.json'],
+    parse(file: { url: string; data: Buffer | string }): unknown {
+      let text = typeof file.data === 'string' ? file.data : file.data.toString('utf8')
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+      if (text.trim() === '') return undefined
+      try {
+        return JSON.parse(text)
+      } catch (error) {
+        // V8 quotes the text around the error: a file named by mistake is not shown in the report.
+        const at = /\(line (\d+) column (\d+)\)/.exec((error as Error).message)
+        const path = filePathOf(file.url)
+        throw new SyntaxError(`${path ? display(path) : file.url} is not valid JSON${at ? ` (line ${at[1]}, column ${at[2]})` : ''}`)
+      }
+    },
+  }
   return {
     options: {
       resolve: { external: true, file: false, http: false, mockyard: resolver },
-      parse: { text: false, binary: false, yaml: yamlParser },
+      parse: { text: false, binary: false, json: jsonParser, yaml: yamlParser },
     },
     /** The first file the resolver refused, in words; undefined when it refused none. */
     refusal: () => refusal,
