@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ErrorObject, ValidateFunction } from 'ajv'
@@ -8,7 +8,7 @@ import { parsePath } from '../core/parse-request.js'
 import { contentTypeOf } from '../core/build-response.js'
 import { METHOD_KEYS } from '../core/types.js'
 import type { CheckEntry } from './problem.js'
-import { DocumentError, documentOptions } from './read-document.js'
+import { DOCUMENT_LIMIT, DocumentError, documentOptions, readRegularFile } from './read-document.js'
 
 type Path = Array<string | number>
 type Json = Record<string, unknown>
@@ -672,7 +672,8 @@ export async function checkOpenApi(
           if (!existsSync(dataPath)) continue
           let value: unknown
           try {
-            const text = readFileSync(dataPath, 'utf8')
+            // Regular files within the limit only: a pipe would block this thread for good.
+            const text = readRegularFile(dataPath, DOCUMENT_LIMIT, answer.file).toString('utf8')
             value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
           } catch {
             continue // reported as invalid JSON by the loader's checks
