@@ -29,6 +29,8 @@ const input = Object.fromEntries(
       return [name, here(`./src/${name}.ts`)]
     }),
 )
+// Not a package entry point: the thread `mockyard check --openapi` runs in (src/check/check-in-worker.ts).
+input['check/openapi-worker'] = here('./src/check/openapi-worker.ts')
 
 /** Filled when the module graph is known (the plugin below), read when chunks are made. */
 let vitestPath = new Set()

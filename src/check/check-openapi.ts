@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { existsSync } from 'node:fs'
+import { dirname, isAbsolute, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import { normalizePath } from '../core/compile-routes.js'
 import { toPointer } from '../core/errors.js'
@@ -7,6 +8,7 @@ import { parsePath } from '../core/parse-request.js'
 import { contentTypeOf } from '../core/build-response.js'
 import { METHOD_KEYS } from '../core/types.js'
 import type { CheckEntry } from './problem.js'
+import { DOCUMENT_LIMIT, DocumentError, documentOptions, readRegularFile } from './read-document.js'
 
 type Path = Array<string | number>
 type Json = Record<string, unknown>
@@ -91,8 +93,10 @@ function convert30(value: unknown, seen = new Set<unknown>()): void {
  */
 export async function loadOpenApi(path: string, display: (file: string) => string): Promise<OpenApiDocument> {
   const { default: RefParser } = await import('@apidevtools/json-schema-ref-parser')
-  const doc = (await new RefParser().bundle(path)) as Json
-  const files = (await new RefParser().resolve(path)).values() as Record<string, unknown>
+  // Every file is read through documentOptions: regular files within the limit, no network.
+  const files = (await readWith(path, display, (options) => new RefParser().resolve(path, options))).values() as Record<string, unknown>
+  checkRefTargets(files, path, display)
+  const doc = (await readWith(path, display, (options) => new RefParser().bundle(path, options))) as Json
   const label = display(path)
   const version = typeof doc.openapi === 'string' ? doc.openapi : undefined
   if (!version || !/^3\.[01]\./.test(version)) {
@@ -144,6 +148,16 @@ export async function loadOpenApi(path: string, display: (file: string) => strin
   }
 }
 
+/** Runs the `$ref` resolver with documentOptions; a file it refused is the error, in those words. */
+async function readWith<T>(root: string, display: (file: string) => string, run: (options: ReturnType<typeof documentOptions>['options']) => Promise<T>): Promise<T> {
+  const { options, refusal } = documentOptions(root, display)
+  try {
+    return await run(options)
+  } catch (error) {
+    throw refusal() ?? error
+  }
+}
+
 function getPointer(document: unknown, pointer: string): unknown {
   let node = document
   for (const raw of pointer.split('/').slice(1)) {
@@ -151,6 +165,98 @@ function getPointer(document: unknown, pointer: string): unknown {
     node = typeof node === 'object' && node !== null ? (node as Json)[token] : undefined
   }
   return node
+}
+
+/** A place in one file of the document: the file's path and a JSON Pointer, tokens decoded. */
+type Place = { file: string; pointer: string }
+const placeKey = (place: Place) => `${place.file}#${place.pointer}`
+
+/** Where a `$ref` written in `file` points (its file part resolved as the `$ref` resolver does). */
+function targetOf(ref: string, file: string): Place {
+  const hash = ref.indexOf('#')
+  const target = hash < 0 ? ref : ref.slice(0, hash)
+  const fragment = hash < 0 ? '' : ref.slice(hash + 1)
+  const targetFile = target === '' ? file : /^file:/i.test(target) ? fileURLToPath(target) : isAbsolute(target) ? target : join(dirname(file), decodeURIComponent(target))
+  const pointer = fragment.split('/').map((token) => {
+    try {
+      return decodeURIComponent(token)
+    } catch {
+      return token
+    }
+  })
+  return { file: targetFile, pointer: pointer.join('/') }
+}
+
+/** The value at a JSON Pointer whose tokens are not URI-encoded. */
+function valueAt(document: unknown, pointer: string): unknown {
+  let node = document
+  for (const token of pointer.split('/').slice(1)) {
+    const key = token.replace(/~1/g, '/').replace(/~0/g, '~')
+    node = typeof node === 'object' && node !== null && Object.prototype.hasOwnProperty.call(node, key) ? (node as Json)[key] : undefined
+  }
+  return node
+}
+
+/** What a value is, in words, for a `$ref` that points to something that is not a schema. */
+function kindOfValue(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'a list'
+  return typeof value === 'string' ? 'a string' : typeof value === 'number' ? 'a number' : `a ${typeof value}`
+}
+
+/**
+ * Refuses, before bundling, a document whose `$ref`s cannot make a schema (docs/behaviour.md,
+ * "Hostile documents"): a `$ref` to a value that is not an object (or a boolean schema), and a
+ * cycle of `$ref`s with nothing in between (`A -> B -> A`), which no validator can ever resolve
+ * and which bundling and compiling would follow until the stack runs out. Recursion through a
+ * schema (`children: { items: { $ref: Tree } }`) is not such a cycle and stays legal.
+ */
+function checkRefTargets(files: Record<string, unknown>, root: string, display: (file: string) => string): void {
+  const byPath = new Map<string, unknown>()
+  for (const [key, value] of Object.entries(files)) byPath.set(/^file:/i.test(key) ? fileURLToPath(key) : key, value)
+  const show = (place: Place) => `${display(place.file)}#${place.pointer}`
+  const problems: string[] = []
+  let fix = 'Point the $ref at a schema (an object).'
+  let first: Place | undefined
+  const cycles = new Set<string>()
+  const report = (place: Place, message: string) => {
+    first ??= place
+    problems.push(message)
+  }
+  const check = (ref: string, at: Place) => {
+    const chain: Place[] = [at]
+    let target = targetOf(ref, at.file)
+    for (let step = 0; step < 1000; step++) {
+      if (!byPath.has(target.file)) return
+      const value = valueAt(byPath.get(target.file), target.pointer)
+      if (value === undefined) return // the bundler names a $ref that points to nothing
+      if (typeof value !== 'object' && typeof value !== 'boolean') {
+        return report(at, `the $ref "${ref}" at ${show(at)} points to ${kindOfValue(value)} (${show(target)}), not a schema`)
+      }
+      if (Array.isArray(value) || value === null) return report(at, `the $ref "${ref}" at ${show(at)} points to ${kindOfValue(value)} (${show(target)}), not a schema`)
+      const seen = chain.findIndex((place) => placeKey(place) === placeKey(target))
+      if (seen >= 0) {
+        const cycle = [...chain.slice(seen), target]
+        const id = cycle.slice(0, -1).map(placeKey).sort().join(' ')
+        if (!cycles.has(id)) {
+          cycles.add(id)
+          report(cycle[0]!, `the $refs ${cycle.map(show).join(' -> ')} form a cycle with no schema in between, which never resolves`)
+          fix = 'Make one of them a schema; a $ref inside properties or items (a tree whose children are trees) is fine.'
+        }
+        return
+      }
+      if (!isObject(value) || typeof value.$ref !== 'string') return
+      chain.push(target)
+      target = targetOf(value.$ref, target.file)
+    }
+  }
+  const walk = (value: unknown, at: Place, depth: number) => {
+    if (typeof value !== 'object' || value === null || depth > 500) return
+    if (isObject(value) && typeof value.$ref === 'string') check(value.$ref, at)
+    for (const [key, child] of Object.entries(value)) walk(child, { file: at.file, pointer: `${at.pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` }, depth + 1)
+  }
+  for (const [file, value] of byPath) walk(value, { file, pointer: '' }, 0)
+  if (problems.length > 0) throw new DocumentError(problems.join('; '), { place: first ?? { file: root, pointer: '' }, fix: problems.length === 1 ? fix : 'Make each $ref point to a schema.' })
 }
 
 /**
@@ -413,13 +519,6 @@ function describeError(error: ErrorObject): string {
   return `${message}${detail}`
 }
 
-/** How many operations the document has, how many are mocked, and how many of those by msw handlers. */
-export interface Coverage {
-  operations: number
-  mocked: number
-  handlers: number
-}
-
 /** A routes file to check against the document: its parsed routes, label and data folder. */
 export interface RoutesToCheck {
   /** The routes file as reported (its path, or the label of an inline object). */
@@ -428,23 +527,51 @@ export interface RoutesToCheck {
   data: string
 }
 
+/** A validation of a data file, announced before it runs: the caller may stop one that runs too long. */
+export interface ValidationStep {
+  /** Names the validation across runs on the same files (to skip it on the next run). */
+  id: string
+  /** The data file, its schema's location and the routes entry that serves it. */
+  file: string
+  schema: string
+  source: string
+  operation: string
+}
+
+/** An operation nothing in the routes mocks: the `not-mocked` entry, unless msw handlers answer `sample`. */
+export interface Unmocked {
+  method: string
+  sample: string
+  entry: CheckEntry
+}
+
+/** What checkOpenApi finds: the problems, the operations and which of them the routes mock. */
+export interface OpenApiResult {
+  entries: CheckEntry[]
+  operations: number
+  mocked: number
+  unmocked: Unmocked[]
+}
+
 /**
  * Checks routes against an OpenAPI document (docs/behaviour.md, "Checking mocks: `mockyard
  * check`"): each route and method against an operation, each JSON data file against the
  * response schema of its operation and status, each file's content type against the declared
  * ones, each `params` key against the declared query parameters and request body; and lists the
- * operations nothing mocks. An operation no route mocks counts as mocked when `probe` (a request
- * to its path, through the config's msw handlers) answers it.
+ * operations no route mocks (the caller asks the config's msw handlers about them). Each
+ * validation of a data file is announced to `steps.before` first, and the ones in `steps.skip`
+ * are not run: a schema `pattern` can take exponential time, and only the caller, in another
+ * thread, can stop it (openapi-worker.ts).
  *
  * @example
  * const api = await loadOpenApi('mocks/openapi.yaml', (file) => file)
- * const { entries, coverage } = await checkOpenApi(api, [{ file: 'mocks/routes.json', routes, data: 'mocks/data' }])
+ * const { entries, unmocked } = await checkOpenApi(api, [{ file: 'mocks/routes.json', routes, data: 'mocks/data' }])
  */
 export async function checkOpenApi(
   api: OpenApiDocument,
   sources: readonly RoutesToCheck[],
-  probe?: (method: string, path: string) => Promise<boolean>,
-): Promise<{ entries: CheckEntry[]; coverage: Coverage }> {
+  steps: { before?: (step: ValidationStep) => void; after?: (step: ValidationStep) => void; skip?: ReadonlySet<string> } = {},
+): Promise<OpenApiResult> {
   const { doc } = api
   const operations = operationsOf(doc)
   const mocked = new Set<Operation>()
@@ -545,14 +672,20 @@ export async function checkOpenApi(
           if (!existsSync(dataPath)) continue
           let value: unknown
           try {
-            const text = readFileSync(dataPath, 'utf8')
+            // Regular files within the limit only: a pipe would block this thread for good.
+            const text = readRegularFile(dataPath, DOCUMENT_LIMIT, answer.file).toString('utf8')
             value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
           } catch {
             continue // reported as invalid JSON by the loader's checks
           }
           const pointer = `${api.pointerOf(content[media]) ?? api.pointerOf(mediaObject)}/schema`
+          const step: ValidationStep = { id: JSON.stringify([dataPath, pointer]), file: dataPath, schema: api.locate(pointer), source: ref(answer.filePath ?? at), operation: name }
+          if (steps.skip?.has(step.id)) continue
+          steps.before?.(step)
           const validate = api.validatorAt(pointer)
-          if (validate(value)) continue
+          const valid = validate(value)
+          steps.after?.(step)
+          if (valid) continue
           for (const problem of validate.errors ?? []) {
             const parent = api.pointerOf(problem.parentSchema)
             const schemaAt = api.locate(parent !== undefined ? `${parent}/${problem.keyword}` : problem.schemaPath.replace(/^#/, pointer))
@@ -592,23 +725,23 @@ export async function checkOpenApi(
       }
     }
   }
-  let byHandlers = 0
+  const unmocked: Unmocked[] = []
   for (const operation of operations) {
     if (mocked.has(operation)) continue
-    if (probe && (await probe(operation.method.toUpperCase(), operation.sample))) {
-      byHandlers++
-      continue
-    }
     const id = typeof operation.operation.operationId === 'string' ? ` (${operation.operation.operationId})` : ''
-    entries.push({
-      severity: 'info',
-      kind: 'not-mocked',
-      file: api.path,
-      pointer: toPointer(['paths', operation.path, operation.method]),
-      message: `${operation.name}${id} is not mocked`,
-      fix: 'Add a route for it if your tests need it.',
-      operation: operation.name,
+    unmocked.push({
+      method: operation.method.toUpperCase(),
+      sample: operation.sample,
+      entry: {
+        severity: 'info',
+        kind: 'not-mocked',
+        file: api.path,
+        pointer: toPointer(['paths', operation.path, operation.method]),
+        message: `${operation.name}${id} is not mocked`,
+        fix: 'Add a route for it if your tests need it.',
+        operation: operation.name,
+      },
     })
   }
-  return { entries, coverage: { operations: operations.length, mocked: mocked.size + byHandlers, handlers: byHandlers } }
+  return { entries, operations: operations.length, mocked: mocked.size, unmocked }
 }

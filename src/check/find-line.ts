@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml'
 
 type Parsed = { doc: ReturnType<typeof parseDocument>; lines: LineCounter } | null
@@ -32,8 +32,13 @@ export function createLineFinder(): (path: string, pointer: string) => number | 
   }
 }
 
+/** Files larger than this get no line: the check never reads a file without bound (a 10 GB log named by mistake). */
+const LINE_FILE_LIMIT = 32 * 1024 * 1024
+
 function parse(path: string): Parsed {
   try {
+    const stats = statSync(path)
+    if (!stats.isFile() || stats.size > LINE_FILE_LIMIT) return null
     const lines = new LineCounter()
     const doc = parseDocument(readFileSync(path, 'utf8'), { lineCounter: lines, uniqueKeys: false })
     return doc.errors.length > 0 ? null : { doc, lines }

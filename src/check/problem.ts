@@ -1,6 +1,14 @@
 /**
  * What `mockyard check` reports (docs/behaviour.md, "Checking mocks: `mockyard check`").
  */
+import { isAbsolute, relative } from 'node:path'
+
+/** A path as reports show it: relative to the working directory when inside it. */
+export function displayPath(file: string, cwd: string): string {
+  if (!isAbsolute(file)) return file
+  const rel = relative(cwd, file)
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file
+}
 
 /** The kinds of finding, one per rule the check applies. */
 export type CheckKind =

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
-import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { isAbsolute, join, resolve, sep } from 'node:path'
 import { ConfigError, type ConfigProblem } from '../core/errors.js'
 import type { RoutesConfig } from '../core/types.js'
 import { folderFiles } from '../node/folder-files.js'
@@ -8,7 +8,7 @@ import type { RequestHandler } from 'msw'
 import type { MockyardOptions } from '../node/options.js'
 import { findDeadConfig } from './find-dead-config.js'
 import { createLineFinder } from './find-line.js'
-import type { CheckEntry, CheckKind, CheckReport } from './problem.js'
+import { displayPath, type CheckEntry, type CheckKind, type CheckReport } from './problem.js'
 
 /** What to check: a config file, or routes files and a data folder; and an OpenAPI document. */
 export interface CheckOptions {
@@ -118,14 +118,24 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   let coverage: CheckReport['coverage']
   if (options.openapi) {
     const path = resolve(cwd, options.openapi)
-    const label = display(path, cwd)
-    try {
-      const { checkOpenApi, loadOpenApi } = await import('./check-openapi.js')
-      const api = await loadOpenApi(path, (file) => display(file, cwd))
+    const label = displayPath(path, cwd)
+    const { checkInWorker } = await import('./check-in-worker.js')
+    const outcome = await checkInWorker(path, cwd, checked)
+    if ('failures' in outcome) {
+      const [failure] = outcome.failures
+      if (failure?.kind === 'openapi' && failure.file === path && !existsSync(path)) {
+        entries.push({ severity: 'error', kind: 'openapi', file: path, pointer: '', message: 'the OpenAPI document cannot be read (ENOENT)', fix: 'Check the path given to --openapi.' })
+      } else entries.push(...outcome.failures)
+    } else {
+      entries.push(...outcome.entries)
+      // An operation no route mocks is mocked when the config's msw handlers answer it.
       const handlers = config?.handlers ?? []
-      const result = await checkOpenApi(api, checked, handlers.length > 0 ? (method, path) => answeredByHandlers(handlers, method, path) : undefined)
-      entries.push(...result.entries)
-      coverage = result.coverage
+      let byHandlers = 0
+      for (const { method, sample, entry } of outcome.unmocked) {
+        if (handlers.length > 0 && (await answeredByHandlers(handlers, method, sample))) byHandlers++
+        else entries.push(entry)
+      }
+      coverage = { operations: outcome.operations, mocked: outcome.mocked + byHandlers, handlers: byHandlers }
       entries.push({
         severity: 'info',
         kind: 'coverage',
@@ -135,10 +145,6 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
         fix: coverage.mocked < coverage.operations ? 'The operations not mocked are listed above.' : 'Every operation is mocked.',
         coverage,
       })
-    } catch (error) {
-      const message = ((error as Error).message ?? String(error)).split('\n')[0]!.replace(/\.$/, '')
-      if (!existsSync(path)) entries.push({ severity: 'error', kind: 'openapi', file: path, pointer: '', message: 'the OpenAPI document cannot be read (ENOENT)', fix: 'Check the path given to --openapi.' })
-      else entries.push({ severity: 'error', kind: 'openapi', file: path, pointer: '', message: `the OpenAPI document cannot be used: ${message}`, fix: 'Give an OpenAPI 3.0 or 3.1 document (JSON or YAML) whose $refs resolve.' })
     }
   }
 
@@ -148,10 +154,10 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
       const line = findLine(entry.file, entry.pointer)
       if (line !== undefined) entry.line = line
     }
-    entry.file = display(entry.file, cwd)
+    entry.file = displayPath(entry.file, cwd)
     // The loader names folders by absolute path: shown from the working directory, as files are.
     entry.message = entry.message.split(cwd + sep).join('')
-    if (entry.source) entry.source = entry.source.replace(/^[^#]*/, (file) => display(file, cwd))
+    if (entry.source) entry.source = entry.source.replace(/^[^#]*/, (file) => displayPath(file, cwd))
   }
   const order = (e: CheckEntry) => (e.severity === 'error' ? 0 : 1)
   entries.sort((a, b) => order(a) - order(b))
@@ -199,9 +205,3 @@ function withoutValuesAt(routes: unknown, pointers: string[]): unknown {
   return copy
 }
 
-/** A path as reports show it: relative to the working directory when inside it. */
-function display(file: string, cwd: string): string {
-  if (!isAbsolute(file)) return file
-  const rel = relative(cwd, file)
-  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file
-}

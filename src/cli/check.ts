@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util'
 import { formatMessage, formatProblem } from '../core/errors.js'
 import type { CheckEntry } from '../check/problem.js'
 import { runCheck } from '../check/run-check.js'
+import { closestName } from '../node/closest-name.js'
 import { findConfigFile } from '../node/load-config.js'
 
 const HELP = `Usage: mockyard check [--config <file> | --routes <file>... --data <folder>] [--openapi <file>] [--format text|json]
@@ -51,23 +52,56 @@ export function annotationOf(entry: CheckEntry): string {
   return `::error ${where.join(',')}::${escapeData(`${entry.pointer ? `#${entry.pointer} ` : ''}${entry.message}. ${entry.fix}`)}`
 }
 
+/**
+ * Text as one line of output: line breaks and other control characters (terminal escapes
+ * included) written as JSON writes them, so that user text (a route key holding
+ * `\n::stop-commands::`) never starts a line, where GitHub Actions would read a workflow command.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g, (c) =>
+    c === '\n' ? '\\n' : c === '\r' ? '\\r' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
+}
+
+/**
+ * The text line of a problem: `file#pointer: what. What to do.` on one line. A file whose name
+ * starts with anything but a letter, a digit, `.`, `/`, `\` or `_` (`::x`, `##[x]`, a space) is
+ * shown as `./name`, so no line starts with a name that could read as a workflow command.
+ */
+export function problemLine(entry: CheckEntry): string {
+  const line = oneLine(formatProblem(entry))
+  return /^[\p{L}\p{N}._/\\]/u.test(line) ? line : `./${line}`
+}
+
+const FLAGS = {
+  config: { type: 'string', short: 'c' },
+  routes: { type: 'string', short: 'r', multiple: true },
+  data: { type: 'string', short: 'd' },
+  openapi: { type: 'string' },
+  format: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+/**
+ * The message for arguments parseArgs refuses: an unknown long flag gets the closest flag of
+ * `check` (`--opnapi`: did you mean `--openapi`?), as the server's flags do.
+ */
+function usageError(error: Error & { code?: string }): string {
+  const flag = /'(-[^' ]*)/.exec(error.message)?.[1]
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
+    const close = flag.startsWith('--') ? closestName(flag.slice(2).split('=')[0]!, Object.keys(FLAGS)) : undefined
+    return formatMessage(`mockyard check: unknown flag ${flag}: ${close ? `did you mean --${close}?` : 'check has no such flag.'} Run mockyard check --help for the options.`)
+  }
+  return formatMessage(`mockyard check: ${error.message.replace(/\.$/, '')}. Run mockyard check --help for the options.`)
+}
+
 /** Runs `mockyard check` with the arguments after `check`; resolves to the exit status. */
 export async function checkCommand(argv: string[]): Promise<number> {
   let values
   try {
-    ;({ values } = parseArgs({
-      args: argv,
-      options: {
-        config: { type: 'string', short: 'c' },
-        routes: { type: 'string', short: 'r', multiple: true },
-        data: { type: 'string', short: 'd' },
-        openapi: { type: 'string' },
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }))
+    ;({ values } = parseArgs({ args: argv, options: FLAGS }))
   } catch (error) {
-    process.stderr.write(formatMessage(`mockyard check: ${(error as Error).message}. Run mockyard check --help for the options.`) + '\n')
+    process.stderr.write(usageError(error as Error) + '\n')
     return 2
   }
   if (values.help) {
@@ -96,14 +130,14 @@ export async function checkCommand(argv: string[]): Promise<number> {
   const annotate = process.env.GITHUB_ACTIONS === 'true'
   const lines: string[] = []
   for (const entry of errors) {
-    lines.push(formatProblem(entry))
+    lines.push(problemLine(entry))
     if (annotate) lines.push(annotationOf(entry))
   }
   const notMocked = report.entries.filter((e) => e.kind === 'not-mocked')
   if (report.coverage) {
     const { operations, mocked, handlers } = report.coverage
     lines.push(`OpenAPI coverage: ${mocked} of ${operations} operations are mocked${handlers > 0 ? ` (${handlers} by msw handlers of the config)` : ''}.`)
-    for (const entry of notMocked) lines.push(`  not mocked: ${entry.operation}`)
+    for (const entry of notMocked) lines.push(`  not mocked: ${oneLine(entry.operation ?? '')}`)
   }
   lines.push(formatMessage(`check: ${errors.length === 0 ? 'no problems' : errors.length === 1 ? '1 problem' : `${errors.length} problems`}.`))
   process.stdout.write(lines.join('\n') + '\n')
