@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util'
 import { formatMessage, formatProblem } from '../core/errors.js'
 import type { CheckEntry } from '../check/problem.js'
 import { runCheck } from '../check/run-check.js'
-import { findConfigFile } from '../node/load-config.js'
+import { findLocalMocks } from '../node/load-config.js'
 
 const HELP = `Usage: mockyard check [--config <file> | --routes <file>... --data <folder>] [--openapi <file>] [--format text|json]
 
@@ -51,6 +51,14 @@ export function annotationOf(entry: CheckEntry): string {
   return `::error ${where.join(',')}::${escapeData(`${entry.pointer ? `#${entry.pointer} ` : ''}${entry.message}. ${entry.fix}`)}`
 }
 
+/** Which mocks `check` reads without --config and --routes, in the words of the CLI's own line. */
+function whatIsChecked(local: ReturnType<typeof findLocalMocks>): string {
+  const shown = (path: string) => relative(process.cwd(), path).split(sep).join('/')
+  if (!local) return 'no mocks/config.js or mocks/routes.json here and no --routes: checking the bundled example mocks.'
+  if ('configFile' in local) return `no --config and no --routes: checking ${shown(local.configFile)}.`
+  return `no --config, no --routes and no mocks/config.js here: checking ${shown(local.routes)} with the data folder ${shown(local.data)}.`
+}
+
 /** Runs `mockyard check` with the arguments after `check`; resolves to the exit status. */
 export async function checkCommand(argv: string[]): Promise<number> {
   let values
@@ -84,9 +92,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
     return 2
   }
 
-  if (!values.config && !values.routes && !findConfigFile()) {
-    process.stderr.write(formatMessage('no mocks/config.js here and no --routes: checking the bundled example mocks.') + '\n')
-  }
+  if (!values.config && !values.routes) process.stderr.write(formatMessage(whatIsChecked(findLocalMocks())) + '\n')
   const report = await runCheck({ config: values.config, routes: values.routes, data: values.data, openapi: values.openapi })
   const errors = report.entries.filter((e) => e.severity === 'error')
   if (format === 'json') {

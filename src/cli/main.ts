@@ -2,10 +2,11 @@
 /**
  * The `mockyard` command: a thin layer over `mockyard/node`. Flags override the config file.
  */
+import { isAbsolute, relative } from 'node:path'
 import { parseArgs, styleText } from 'node:util'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { createInstance } from '../node/instance.js'
-import { BUNDLED_CONFIG, findConfigFile } from '../node/load-config.js'
+import { BUNDLED_CONFIG, findLocalMocks } from '../node/load-config.js'
 import { closestName } from '../node/closest-name.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from '../node/logger.js'
 import type { MockyardOptions } from '../node/options.js'
@@ -13,8 +14,9 @@ import { listen, packageInfo, urlHostOf } from '../node/server.js'
 
 const HELP = `Usage: mockyard [options]
 
-Serves routes.json mocks over HTTP. Without --config it loads mocks/config.js (or .mjs/.json)
-from the working directory, and without one the bundled example mocks.
+Serves routes.json mocks over HTTP. Without --config and --routes it loads mocks/config.js (or
+.mjs/.json) from the working directory, else mocks/routes.json with mocks/data (what record and
+import write), else the bundled example mocks.
 
 Options:
   -c, --config <file>     config file (.js, .mjs or .json) whose default export is the options
@@ -47,6 +49,12 @@ Examples:
 function fail(message: string, code = 2): never {
   process.stderr.write(styleText('red', message, { stream: process.stderr }) + '\n')
   process.exit(code)
+}
+
+/** A path as the user would type it: relative to the working folder when inside it. */
+function shownPath(path: string): string {
+  const shown = relative(process.cwd(), path)
+  return shown === '' ? '.' : shown.startsWith('..') || isAbsolute(shown) ? path : shown
 }
 
 function integer(name: string, value: string | undefined): number | undefined {
@@ -122,11 +130,22 @@ async function main(argv: string[]): Promise<void> {
   if (values.proxy) flags.proxy = values.proxy
   if (values.watch !== undefined) flags.watch = values.watch
 
-  let configFile = values.config ?? (flags.routes || flags.plugins ? undefined : findConfigFile())
   const logger = createLogger(level)
+  let configFile = values.config
   if (!configFile && !flags.routes && !flags.plugins) {
-    configFile = BUNDLED_CONFIG
-    logger.info(formatMessage('no mocks/config.js here and no --routes: serving the bundled example mocks.'))
+    // docs/behaviour.md, "Options": mocks/config.*, else mocks/routes.json, else the bundled mocks; said on stderr.
+    const local = findLocalMocks()
+    if (local && 'configFile' in local) {
+      configFile = local.configFile
+      logger.info(formatMessage(`no --config and no --routes: loading ${shownPath(configFile)}.`))
+    } else if (local) {
+      flags.routes = [local.routes]
+      flags.data ??= local.data
+      logger.info(formatMessage(`no --config, no --routes and no mocks/config.js here: serving ${shownPath(local.routes)} with the data folder ${shownPath(flags.data)}.`))
+    } else {
+      configFile = BUNDLED_CONFIG
+      logger.info(formatMessage('no mocks/config.js or mocks/routes.json here and no --routes: serving the bundled example mocks.'))
+    }
   }
 
   let instance

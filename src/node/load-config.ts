@@ -61,6 +61,22 @@ export function findConfigFile(cwd = process.cwd()): string | undefined {
   return undefined
 }
 
+/**
+ * What the CLI and `mockyard check` load when given neither `--config` nor `--routes`
+ * (docs/behaviour.md, "Options"): `mocks/config.*` of the folder, else `mocks/routes.json` with
+ * the data folder `--routes mocks/routes.json` would get (`mocks/data`, where `record`, `import`
+ * and `init` write), else nothing (the caller falls back to the bundled mocks, or not).
+ *
+ * @example
+ * findLocalMocks('/app') // { routes: '/app/mocks/routes.json', data: '/app/mocks/data' }
+ */
+export function findLocalMocks(cwd = process.cwd()): { configFile: string } | { routes: string; data: string } | undefined {
+  const configFile = findConfigFile(cwd)
+  if (configFile) return { configFile }
+  const routes = join(cwd, 'mocks', 'routes.json')
+  return existsSync(routes) ? { routes, data: defaultDataFor(join(cwd, 'mocks')) } : undefined
+}
+
 /** Line and column (1-based) of a character offset, for JSON errors. */
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset)
