@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
 import { formatMessage, formatProblem } from '../core/errors.js'
 import type { CheckEntry } from '../check/problem.js'
+import { countOf } from '../core/count.js'
 import { runCheck } from '../check/run-check.js'
 import { findLocalMocks } from '../node/load-config.js'
 
@@ -111,7 +112,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
     lines.push(`OpenAPI coverage: ${mocked} of ${operations} operations are mocked${handlers > 0 ? ` (${handlers} by msw handlers of the config)` : ''}.`)
     for (const entry of notMocked) lines.push(`  not mocked: ${entry.operation}`)
   }
-  lines.push(formatMessage(`check: ${errors.length === 0 ? 'no problems' : errors.length === 1 ? '1 problem' : `${errors.length} problems`}.`))
+  lines.push(formatMessage(`check: ${errors.length === 0 ? 'no problems' : countOf(errors.length, 'problem')}.`))
   process.stdout.write(lines.join('\n') + '\n')
   return errors.length > 0 ? 1 : 0
 }

@@ -1,3 +1,5 @@
+import { countOf } from './count.js'
+
 /** One problem found in a configuration: where it is and what to do about it. */
 export interface ConfigProblem {
   /** The file the problem is in (as given or resolved), or `options` for inline options. */
@@ -50,7 +52,7 @@ export class ConfigError extends Error {
   readonly problems: ConfigProblem[]
 
   constructor(problems: ConfigProblem[], options?: { cause?: unknown }) {
-    const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`
+    const count = countOf(problems.length, 'problem')
     super(
       formatMessage(`the configuration has ${count}:\n` + problems.map((p) => '  - ' + formatProblem(p)).join('\n')),
       options,

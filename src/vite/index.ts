@@ -17,6 +17,7 @@ import { openConfigSource, type ConfigSource, type SourceLogger } from '../node/
 import type { FolderFiles } from '../node/folder-files.js'
 import { findConfigFile, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
 import type { MockyardOptions } from '../node/options.js'
+import { countOf } from '../core/count.js'
 
 export type { SerializedConfig, SerializedSource } from '../browser/config.js'
 
@@ -312,7 +313,7 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       const state = await current()
       const routes = state.config.sources.reduce((sum, source) => sum + Object.keys(source.routes).length, 0)
       if (!state.config.error) {
-        logger.info(formatMessage(`serving ${routes} route${routes === 1 ? '' : 's'} from ${state.config.sources.map((s) => displayPath(s.file, root)).join(', ')} to the browser: the app's entry calls startWorker() from mockyard/browser.`))
+        logger.info(formatMessage(`serving ${countOf(routes, 'route')} from ${state.config.sources.map((s) => displayPath(s.file, root)).join(', ')} to the browser: the app's entry calls startWorker() from mockyard/browser.`))
       }
       server.middlewares.use((req, res, next) => {
         serve(req, res, next).catch(next)
