@@ -92,7 +92,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   }
   const checked: Array<{ file: string; routes: Record<string, unknown>; data: string }> = []
   if (config) {
-    entries.push(...config.problems.map((p) => toEntry(p)))
+    // Unknown option names too: each bad option is a problem of its own.
+    entries.push(...config.problems.map((p) => toEntry(p)), ...config.warnings.map((p) => toEntry(p)))
     const earlierKeys: Array<{ key: string; file: string }> = []
     for (const spec of config.routes) {
       let loaded: Awaited<ReturnType<typeof readRoutes>> | undefined

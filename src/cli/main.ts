@@ -57,9 +57,13 @@ function shownPath(path: string): string {
   return shown === '' ? '.' : shown.startsWith('..') || isAbsolute(shown) ? path : shown
 }
 
-function integer(name: string, value: string | undefined): number | undefined {
+/** A whole-number flag; a bad value is added to `problems` (every bad flag is listed at once). */
+function integer(name: string, value: string | undefined, problems: string[]): number | undefined {
   if (value === undefined) return undefined
-  if (!/^\d+$/.test(value)) fail(formatMessage(`--${name} takes a whole number, got "${value}". For example --${name} ${name === 'port' ? 3001 : 0}.`))
+  if (!/^\d+$/.test(value)) {
+    problems.push(formatMessage(`--${name} takes a whole number, got "${value}". For example --${name} ${name === 'port' ? 3001 : 0}.`))
+    return undefined
+  }
   return Number(value)
 }
 
@@ -115,20 +119,22 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(packageInfo().version + '\n')
     return
   }
+  const problems: string[] = []
   const level = (values.log ?? 'info') as LogLevel
-  if (!LOG_LEVELS.includes(level)) fail(formatMessage(`--log takes one of ${LOG_LEVELS.join(', ')}, got "${values.log}". For example --log warn.`))
+  if (!LOG_LEVELS.includes(level)) problems.push(formatMessage(`--log takes one of ${LOG_LEVELS.join(', ')}, got "${values.log}". For example --log warn.`))
 
   const flags: MockyardOptions = {}
   if (values.routes) flags.routes = values.routes
   if (values.data) flags.data = values.data
   if (values.plugin) flags.plugins = values.plugin
-  if (values.port !== undefined) flags.port = integer('port', values.port)
+  if (values.port !== undefined) flags.port = integer('port', values.port, problems)
   if (values.host) flags.host = values.host
-  if (values.latency !== undefined) flags.latency = integer('latency', values.latency)
+  if (values.latency !== undefined) flags.latency = integer('latency', values.latency, problems)
   if (values.context) flags.pluginContext = values.context
   if (values.limit) flags.limit = values.limit
   if (values.proxy) flags.proxy = values.proxy
   if (values.watch !== undefined) flags.watch = values.watch
+  if (problems.length > 0) fail(problems.join('\n'))
 
   const logger = createLogger(level)
   let configFile = values.config

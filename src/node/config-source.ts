@@ -169,7 +169,7 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
       if (configChanged && config.configFile) {
         markConfigChanged(config.configFile)
         nextConfig = await resolve()
-        if (nextConfig.problems.length > 0) throw new ConfigError(nextConfig.problems)
+        if (nextConfig.problems.length > 0) throw new ConfigError(nextConfig.problems, { warnings: nextConfig.warnings })
         for (const warning of nextConfig.warnings) logger?.warn(formatMessage(formatProblem(warning)))
       }
       const next = await readRoutes(nextConfig.routes, filesFor, !readOnFirstUse)

@@ -352,7 +352,9 @@ export async function readResolvedRoutes(config: ResolvedConfig, filesFor: (data
     if (!(error instanceof ConfigError)) throw error
     problems.push(...error.problems)
   }
-  if (problems.length > 0) throw new ConfigError(problems)
+  // The options' warnings (unknown names) travel with the errors: a config that fails lists
+  // every bad option at once, not only those of the wrong type (docs/behaviour.md, "Options").
+  if (problems.length > 0) throw new ConfigError(problems, { warnings: config.warnings })
   return loaded
 }
 
