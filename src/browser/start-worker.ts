@@ -11,6 +11,7 @@ import type { FileSource, Logger } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { CONFIG_PATH, WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
 import { fetchFiles } from './fetch-files.js'
+import { countOf } from '../core/count.js'
 
 /**
  * The browser's default latency in ms (docs/behaviour.md, "Defaults per surface").
@@ -237,7 +238,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
   const files = config.sources.map((s) => s.file).join(', ')
   logger.info(
     formatMessage(
-      `mocking ${count} route${count === 1 ? '' : 's'}${files ? ` from ${files}` : ''} in this page (worker ${workerUrl}, latency ${latency} ms). ` +
+      `mocking ${countOf(count, 'route')}${files ? ` from ${files}` : ''} in this page (worker ${workerUrl}, latency ${latency} ms). ` +
         (strategy === 'warn' ? 'Requests no route answers go to the network, with a warning.' : strategy === 'bypass' ? 'Requests no route answers go to the network.' : 'Requests no route answers fail.'),
     ),
   )

@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve, sep } from 'node:path'
 import { ConfigError, type ConfigProblem } from '../core/errors.js'
 import type { RoutesConfig } from '../core/types.js'
 import { folderFiles } from '../node/folder-files.js'
-import { BUNDLED_CONFIG, findConfigFile, parseJsonFile, readRoutes, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
+import { BUNDLED_CONFIG, findLocalMocks, parseJsonFile, readRoutes, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
 import type { RequestHandler } from 'msw'
 import type { MockyardOptions } from '../node/options.js'
 import { findDeadConfig } from './find-dead-config.js'
@@ -75,7 +75,13 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   const flags: MockyardOptions = {}
   if (options.routes) flags.routes = options.routes.map((r) => resolve(cwd, r))
   if (options.data) flags.data = resolve(cwd, options.data)
-  const configFile = options.config ? resolve(cwd, options.config) : options.routes ? undefined : (findConfigFile(cwd) ?? BUNDLED_CONFIG)
+  // Neither --config nor --routes: what the CLI would serve (docs/behaviour.md, "Options").
+  const local = options.config || options.routes ? undefined : findLocalMocks(cwd)
+  if (local && 'routes' in local) {
+    flags.routes = [local.routes]
+    flags.data ??= local.data
+  }
+  const configFile = options.config ? resolve(cwd, options.config) : options.routes || flags.routes ? undefined : ((local && 'configFile' in local ? local.configFile : undefined) ?? BUNDLED_CONFIG)
 
   let config: ResolvedConfig | undefined
   try {
@@ -86,7 +92,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   }
   const checked: Array<{ file: string; routes: Record<string, unknown>; data: string }> = []
   if (config) {
-    entries.push(...config.problems.map((p) => toEntry(p)))
+    // Unknown option names too: each bad option is a problem of its own.
+    entries.push(...config.problems.map((p) => toEntry(p)), ...config.warnings.map((p) => toEntry(p)))
     const earlierKeys: Array<{ key: string; file: string }> = []
     for (const spec of config.routes) {
       let loaded: Awaited<ReturnType<typeof readRoutes>> | undefined

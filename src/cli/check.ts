@@ -7,9 +7,10 @@ import { isAbsolute, relative, resolve, sep } from 'node:path'
 import { parseArgs } from 'node:util'
 import { formatMessage, formatProblem } from '../core/errors.js'
 import type { CheckEntry } from '../check/problem.js'
+import { countOf } from '../core/count.js'
 import { runCheck } from '../check/run-check.js'
 import { closestName } from '../node/closest-name.js'
-import { findConfigFile } from '../node/load-config.js'
+import { findLocalMocks } from '../node/load-config.js'
 
 const HELP = `Usage: mockyard check [--config <file> | --routes <file>... --data <folder>] [--openapi <file>] [--format text|json]
 
@@ -95,6 +96,14 @@ function usageError(error: Error & { code?: string }): string {
   return formatMessage(`mockyard check: ${error.message.replace(/\.$/, '')}. Run mockyard check --help for the options.`)
 }
 
+/** Which mocks `check` reads without --config and --routes, in the words of the CLI's own line. */
+function whatIsChecked(local: ReturnType<typeof findLocalMocks>): string {
+  const shown = (path: string) => relative(process.cwd(), path).split(sep).join('/')
+  if (!local) return 'no mocks/config.js or mocks/routes.json here and no --routes: checking the bundled example mocks.'
+  if ('configFile' in local) return `no --config and no --routes: checking ${shown(local.configFile)}.`
+  return `no --config, no --routes and no mocks/config.js here: checking ${shown(local.routes)} with the data folder ${shown(local.data)}.`
+}
+
 /** Runs `mockyard check` with the arguments after `check`; resolves to the exit status. */
 export async function checkCommand(argv: string[]): Promise<number> {
   let values
@@ -118,9 +127,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
     return 2
   }
 
-  if (!values.config && !values.routes && !findConfigFile()) {
-    process.stderr.write(formatMessage('no mocks/config.js here and no --routes: checking the bundled example mocks.') + '\n')
-  }
+  if (!values.config && !values.routes) process.stderr.write(formatMessage(whatIsChecked(findLocalMocks())) + '\n')
   const report = await runCheck({ config: values.config, routes: values.routes, data: values.data, openapi: values.openapi })
   const errors = report.entries.filter((e) => e.severity === 'error')
   if (format === 'json') {
@@ -139,7 +146,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
     lines.push(`OpenAPI coverage: ${mocked} of ${operations} operations are mocked${handlers > 0 ? ` (${handlers} by msw handlers of the config)` : ''}.`)
     for (const entry of notMocked) lines.push(`  not mocked: ${oneLine(entry.operation ?? '')}`)
   }
-  lines.push(formatMessage(`check: ${errors.length === 0 ? 'no problems' : errors.length === 1 ? '1 problem' : `${errors.length} problems`}.`))
+  lines.push(formatMessage(`check: ${errors.length === 0 ? 'no problems' : countOf(errors.length, 'problem')}.`))
   process.stdout.write(lines.join('\n') + '\n')
   return errors.length > 0 ? 1 : 0
 }

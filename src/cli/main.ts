@@ -2,10 +2,11 @@
 /**
  * The `mockyard` command: a thin layer over `mockyard/node`. Flags override the config file.
  */
+import { isAbsolute, relative } from 'node:path'
 import { parseArgs, styleText } from 'node:util'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { createInstance } from '../node/instance.js'
-import { BUNDLED_CONFIG, findConfigFile } from '../node/load-config.js'
+import { BUNDLED_CONFIG, findLocalMocks } from '../node/load-config.js'
 import { closestName } from '../node/closest-name.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from '../node/logger.js'
 import type { MockyardOptions } from '../node/options.js'
@@ -15,8 +16,9 @@ import type { AddressInfo } from 'node:net'
 
 const HELP = `Usage: mockyard [options]
 
-Serves routes.json mocks over HTTP. Without --config it loads mocks/config.js (or .mjs/.json)
-from the working directory, and without one the bundled example mocks.
+Serves routes.json mocks over HTTP. Without --config and --routes it loads mocks/config.js (or
+.mjs/.json) from the working directory, else mocks/routes.json with mocks/data (what record and
+import write), else the bundled example mocks.
 
 Options:
   -c, --config <file>     config file (.js, .mjs or .json) whose default export is the options
@@ -51,9 +53,19 @@ function fail(message: string, code = 2): never {
   process.exit(code)
 }
 
-function integer(name: string, value: string | undefined): number | undefined {
+/** A path as the user would type it: relative to the working folder when inside it. */
+function shownPath(path: string): string {
+  const shown = relative(process.cwd(), path)
+  return shown === '' ? '.' : shown.startsWith('..') || isAbsolute(shown) ? path : shown
+}
+
+/** A whole-number flag; a bad value is added to `problems` (every bad flag is listed at once). */
+function integer(name: string, value: string | undefined, problems: string[]): number | undefined {
   if (value === undefined) return undefined
-  if (!/^\d+$/.test(value)) fail(formatMessage(`--${name} takes a whole number, got "${value}". For example --${name} ${name === 'port' ? 3001 : 0}.`))
+  if (!/^\d+$/.test(value)) {
+    problems.push(formatMessage(`--${name} takes a whole number, got "${value}". For example --${name} ${name === 'port' ? 3001 : 0}.`))
+    return undefined
+  }
   return Number(value)
 }
 
@@ -109,26 +121,39 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(packageInfo().version + '\n')
     return
   }
+  const problems: string[] = []
   const level = (values.log ?? 'info') as LogLevel
-  if (!LOG_LEVELS.includes(level)) fail(formatMessage(`--log takes one of ${LOG_LEVELS.join(', ')}, got "${values.log}". For example --log warn.`))
+  if (!LOG_LEVELS.includes(level)) problems.push(formatMessage(`--log takes one of ${LOG_LEVELS.join(', ')}, got "${values.log}". For example --log warn.`))
 
   const flags: MockyardOptions = {}
   if (values.routes) flags.routes = values.routes
   if (values.data) flags.data = values.data
   if (values.plugin) flags.plugins = values.plugin
-  if (values.port !== undefined) flags.port = integer('port', values.port)
+  if (values.port !== undefined) flags.port = integer('port', values.port, problems)
   if (values.host) flags.host = values.host
-  if (values.latency !== undefined) flags.latency = integer('latency', values.latency)
+  if (values.latency !== undefined) flags.latency = integer('latency', values.latency, problems)
   if (values.context) flags.pluginContext = values.context
   if (values.limit) flags.limit = values.limit
   if (values.proxy) flags.proxy = values.proxy
   if (values.watch !== undefined) flags.watch = values.watch
+  if (problems.length > 0) fail(problems.join('\n'))
 
-  let configFile = values.config ?? (flags.routes || flags.plugins ? undefined : findConfigFile())
   const logger = createLogger(level)
+  let configFile = values.config
   if (!configFile && !flags.routes && !flags.plugins) {
-    configFile = BUNDLED_CONFIG
-    logger.info(formatMessage('no mocks/config.js here and no --routes: serving the bundled example mocks.'))
+    // docs/behaviour.md, "Options": mocks/config.*, else mocks/routes.json, else the bundled mocks; said on stderr.
+    const local = findLocalMocks()
+    if (local && 'configFile' in local) {
+      configFile = local.configFile
+      logger.info(formatMessage(`no --config and no --routes: loading ${shownPath(configFile)}.`))
+    } else if (local) {
+      flags.routes = [local.routes]
+      flags.data ??= local.data
+      logger.info(formatMessage(`no --config, no --routes and no mocks/config.js here: serving ${shownPath(local.routes)} with the data folder ${shownPath(flags.data)}.`))
+    } else {
+      configFile = BUNDLED_CONFIG
+      logger.info(formatMessage('no mocks/config.js or mocks/routes.json here and no --routes: serving the bundled example mocks.'))
+    }
   }
 
   let instance

@@ -4,6 +4,7 @@
  */
 import { parseArgs, styleText, type ParseArgsOptionsConfig } from 'node:util'
 import { isAbsolute, relative, resolve } from 'node:path'
+import { countOf } from '../core/count.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { importHar } from '../record/har.js'
 import { startRecorder } from '../record/recorder.js'
@@ -55,9 +56,8 @@ function shown(folder: string): string {
 }
 
 function summaryLine(summary: RecordSummary, out: string): string {
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
-  const clashes = summary.clashes.length > 0 ? `; ${plural(summary.clashes.length, 'clash')} with the existing routes (not written):\n` + summary.clashes.map((c) => `  - ${c}`).join('\n') : ''
-  return formatMessage(`${plural(summary.requests, 'request')} seen: ${plural(summary.routes, 'route')}, ${plural(summary.entries, 'entry').replace('entrys', 'entries')}, ${plural(summary.files, 'file')} written in ${shown(out)}${clashes}`)
+  const clashes = summary.clashes.length > 0 ? `; ${countOf(summary.clashes.length, 'clash')} with the existing routes (not written):\n` + summary.clashes.map((c) => `  - ${c}`).join('\n') : ''
+  return formatMessage(`${countOf(summary.requests, 'request')} seen: ${countOf(summary.routes, 'route')}, ${countOf(summary.entries, 'entry')}, ${countOf(summary.files, 'file')} written in ${shown(out)}${clashes}`)
 }
 
 function parse(argv: string[], options: ParseArgsOptionsConfig, allowPositionals: boolean) {

@@ -131,8 +131,10 @@ export function buildResponse(spec: ResponseSpec, context: BuildContext): MockRe
  * a symlink leading out of its data folder (docs/behaviour.md, "Security").
  */
 export function unservedFile(source: FileSource, name: string): string {
-  return source.leadsOutside?.(name)
-    ? `is a symlink leading outside ${source.label}, and is not served. Copy the file into the data folder, or point the symlink at a file inside it`
+  if (source.leadsOutside?.(name)) return `is a symlink leading outside ${source.label}, and is not served. Copy the file into the data folder, or point the symlink at a file inside it`
+  const close = source.closestName?.(name)
+  return close
+    ? `does not exist in ${source.label}; did you mean "${close}"? Fix the name in the route, or add the file`
     : `does not exist in ${source.label}. Add the file, or point the route at an existing one`
 }
 

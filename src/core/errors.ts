@@ -1,3 +1,5 @@
+import { countOf } from './count.js'
+
 /** One problem found in a configuration: where it is and what to do about it. */
 export interface ConfigProblem {
   /** The file the problem is in (as given or resolved), or `options` for inline options. */
@@ -48,13 +50,18 @@ export function formatProblem(problem: ConfigProblem): string {
 export class ConfigError extends Error {
   override name = 'ConfigError'
   readonly problems: ConfigProblem[]
+  /** Warnings found beside the problems (unknown option names): listed in the message too, so that one run shows every bad option. */
+  readonly warnings: ConfigProblem[]
 
-  constructor(problems: ConfigProblem[], options?: { cause?: unknown }) {
-    const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`
+  constructor(problems: ConfigProblem[], options?: { cause?: unknown; warnings?: ConfigProblem[] }) {
+    const count = countOf(problems.length, 'problem')
+    const warnings = options?.warnings ?? []
+    const listed = (list: ConfigProblem[]) => list.map((p) => '  - ' + formatProblem(p)).join('\n')
     super(
-      formatMessage(`the configuration has ${count}:\n` + problems.map((p) => '  - ' + formatProblem(p)).join('\n')),
-      options,
+      formatMessage(`the configuration has ${count}:\n` + listed(problems) + (warnings.length > 0 ? `\nand ${countOf(warnings.length, 'warning')}:\n` + listed(warnings) : '')),
+      options?.cause === undefined ? undefined : { cause: options.cause },
     )
     this.problems = problems
+    this.warnings = warnings
   }
 }

@@ -1,6 +1,7 @@
 import { formatMessage } from './errors.js'
 import { CLEARED, HAS_BODY, HAS_ENTRY, LogSlots, MATCHED } from './log-slots.js'
 import { REDACTED, SECRET_HEADERS } from './redact.js'
+import { countOf } from './count.js'
 
 /** What mockyard recorded of one request. */
 export interface RequestRecord {
@@ -107,7 +108,7 @@ export function redactHeaders(headers: Iterable<[string, string]>): Record<strin
 export function bodyText(bytes: Uint8Array | null): string | null {
   if (!bytes || bytes.byteLength === 0) return null
   const text = new TextDecoder().decode(bytes.byteLength > BODY_LIMIT ? bytes.subarray(0, BODY_LIMIT) : bytes)
-  return bytes.byteLength > BODY_LIMIT ? `${text}… [${bytes.byteLength - BODY_LIMIT} more bytes]` : text
+  return bytes.byteLength > BODY_LIMIT ? `${text}… [${countOf(bytes.byteLength - BODY_LIMIT, 'more byte')}]` : text
 }
 
 /** Whether a record fits a filter; also used on the records the admin endpoint sends (`route: null`). */
@@ -203,7 +204,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     let body: string | null = null
     if (slots.has(slot, HAS_BODY)) {
       const { text, more } = slots.body(slot)
-      body = more > 0 ? `${text}… [${more} more bytes]` : text
+      body = more > 0 ? `${text}… [${countOf(more, 'more byte')}]` : text
     }
     const record: RequestRecord = {
       id: ids[slot]!,

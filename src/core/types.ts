@@ -87,4 +87,6 @@ export interface FileSource {
   readCached?(name: string): Uint8Array | undefined
   /** Whether a name that reads as missing is a symlink leading out of the folder (never served). */
   leadsOutside?(name: string): boolean
+  /** The existing file whose name is closest to a missing one (a likely typo: `userz.json` -> `users.json`), for messages. */
+  closestName?(name: string): string | undefined
 }

@@ -35,6 +35,12 @@ export function isInsideFolder(name: string): boolean {
   return depth > 0
 }
 
+/** What the caller lends the validator: the core has no name-distance code of its own (the Node loader lends it). */
+export interface ValidateSettings {
+  /** The allowed key closest to an unknown one (`fiel` -> `file`), for "did you mean" in warnings. */
+  closestName?: (name: string, candidates: readonly string[]) => string | undefined
+}
+
 /** The top-level key a routes file may carry for editors (`"$schema": "..."`); never a route. */
 export const SCHEMA_KEY = '$schema'
 
@@ -45,7 +51,7 @@ export const SCHEMA_KEY = '$schema'
  * @example
  * const { errors, warnings } = validateRoutes(JSON.parse(text), 'mocks/routes.json')
  */
-export function validateRoutes(routes: unknown, file: string): RoutesValidation {
+export function validateRoutes(routes: unknown, file: string, settings: ValidateSettings = {}): RoutesValidation {
   const errors: ConfigProblem[] = []
   const warnings: ConfigProblem[] = []
   const error = (path: Path, message: string, fix: string) =>
@@ -92,7 +98,10 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
       error([...path, 'pattern'], `invalid regular expression ${JSON.stringify(pattern)} (${(cause as Error).message.replace(/^Invalid regular expression: /, '')})`, 'Fix the regular expression, or escape its special characters to match them literally.')
     }
     for (const key of Object.keys(condition)) {
-      if (key !== 'pattern' && key !== 'flags') warn([...path, key], `unknown key "${key}" in a pattern condition`, 'A pattern condition takes only "pattern" and "flags".')
+      if (key !== 'pattern' && key !== 'flags') {
+        const close = settings.closestName?.(key, ['pattern', 'flags'])
+        warn([...path, key], `unknown key "${key}" in a pattern condition`, `${close ? `Did you mean "${close}"? ` : ''}A pattern condition takes only "pattern" and "flags".`)
+      }
     }
   }
   const checkHeaders = (path: Path, value: unknown, what: string) => {
@@ -124,7 +133,8 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
   const checkUnknown = (path: Path, object: Record<string, unknown>, allowed: Set<string>, where: string) => {
     for (const key of Object.keys(object)) {
       if (!allowed.has(key)) {
-        warn([...path, key], `unknown key "${key}" in ${where}; it is ignored`, `Remove it, or use one of ${[...allowed].join(', ')}.`)
+        const close = settings.closestName?.(key, [...allowed])
+        warn([...path, key], `unknown key "${key}" in ${where}; it is ignored`, close ? `Did you mean "${close}"?` : `Remove it, or use one of ${[...allowed].join(', ')}.`)
       }
     }
   }

@@ -2,6 +2,7 @@ import type { CompiledMethod } from '../core/compile-routes.js'
 import type { RequestRecord } from '../core/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
 import type { Instance } from '../node/instance.js'
+import { countOf } from '../core/count.js'
 
 /**
  * A request as the dashboard's list shows it: the record without its headers and body (those
@@ -20,7 +21,7 @@ function describeOptions(options: Record<string, unknown>): Record<string, unkno
   const out: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(options)) {
     if (value === undefined) continue
-    if (name === 'handlers' && Array.isArray(value)) out[name] = `${value.length} msw handler${value.length === 1 ? '' : 's'}`
+    if (name === 'handlers' && Array.isArray(value)) out[name] = countOf(value.length, 'msw handler')
     else if (typeof value === 'function') out[name] = '(function)'
     else if (name === 'routes') out[name] = (Array.isArray(value) ? value : [value]).map((item) => (typeof item === 'string' ? item : '(routes object)'))
     else if (name === 'plugins' && Array.isArray(value)) out[name] = value.map((item) => (typeof item === 'string' ? item : '(plugin object)'))

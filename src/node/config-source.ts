@@ -4,6 +4,7 @@
  * table while the config is broken (docs/behaviour.md, "Live reload and the working folder").
  * It knows nothing of requests: it reports each new table to its owner (see ARCHITECTURE.md).
  */
+import { isAbsolute, relative } from 'node:path'
 import type { RouteSource } from '../core/compile-routes.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { listFiles } from '../core/validate-routes.js'
@@ -52,8 +53,12 @@ export interface ConfigSource {
   watch(logger: SourceLogger, extraLayers: () => RouteSource[], onTable: (change: TableChange) => void): void
   /** Where reloads report when the source does not watch itself (the Vite plugin watches with Vite's watcher). */
   useLogger(logger: SourceLogger): void
-  /** Reloads now (and the config file when `configChanged`); resolves once the reloads queued are done. */
-  reload(configChanged: boolean): Promise<void>
+  /**
+   * Reloads now (and the config file when `configChanged`); resolves once the reloads queued are
+   * done. `changed`, the absolute paths of the files that changed, words the log line: when they
+   * are all data files, it names them (`data file mocks/data/users.json changed`), not the routes.
+   */
+  reload(configChanged: boolean, changed?: readonly string[]): Promise<void>
   /** Every data file is read afresh from now on. */
   invalidate(): void
   /** The layers changed: follow the files they name now. */
@@ -135,27 +140,36 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
   }
 
   let reloading: Promise<void> | undefined
-  let reloadAgain: { config: boolean } | undefined
+  let reloadAgain: { config: boolean; changed?: string[] } | undefined
   /** Reloads the routes (and, when it changed, the config file); one reload at a time. */
-  const reload = (configChanged: boolean): void => {
+  const reload = (configChanged: boolean, changed?: readonly string[]): void => {
     if (reloading) {
-      reloadAgain = { config: configChanged || (reloadAgain?.config ?? false) }
+      // A reload asked without its files is about the routes: the queued one then says so.
+      const files = reloadAgain && !reloadAgain.changed ? undefined : changed && [...(reloadAgain?.changed ?? []), ...changed]
+      reloadAgain = { config: configChanged || (reloadAgain?.config ?? false), changed: files }
       return
     }
-    reloading = reloadNow(configChanged).finally(() => {
+    reloading = reloadNow(configChanged, changed).finally(() => {
       reloading = undefined
       const again = reloadAgain
       reloadAgain = undefined
-      if (again && !closed) reload(again.config)
+      if (again && !closed) reload(again.config, again.changed)
     })
   }
-  const reloadNow = async (configChanged: boolean) => {
+  /** The reload's log line: the data files when only data files changed, else the routes files or config file read again. */
+  const reloadLine = (configChanged: boolean, changed: readonly string[] | undefined): string => {
+    const dataOnly = !configChanged && changed !== undefined && changed.length > 0 && changed.every((path) => path !== config.configFile && !config.routes.some((spec) => spec.routes === path))
+    if (dataOnly) return `${changed.length === 1 ? 'data file' : 'data files'} ${[...new Set(changed)].map(shownPath).join(', ')} changed, served fresh from now on`
+    const names = config.routes.filter((r) => typeof r.routes === 'string').map((r) => r.label)
+    return `routes reloaded from ${configChanged && config.configFile ? config.configFile : names.join(', ')}`
+  }
+  const reloadNow = async (configChanged: boolean, changed?: readonly string[]) => {
     try {
       let nextConfig = config
       if (configChanged && config.configFile) {
         markConfigChanged(config.configFile)
         nextConfig = await resolve()
-        if (nextConfig.problems.length > 0) throw new ConfigError(nextConfig.problems)
+        if (nextConfig.problems.length > 0) throw new ConfigError(nextConfig.problems, { warnings: nextConfig.warnings })
         for (const warning of nextConfig.warnings) logger?.warn(formatMessage(formatProblem(warning)))
       }
       const next = await readRoutes(nextConfig.routes, filesFor, !readOnFirstUse)
@@ -167,8 +181,7 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
       onTable({ config, previous, sources })
       follow()
       Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: undefined })
-      const names = config.routes.filter((r) => typeof r.routes === 'string').map((r) => r.label)
-      logger?.info(formatMessage(`routes reloaded from ${configChanged && config.configFile ? config.configFile : names.join(', ')}`))
+      logger?.info(formatMessage(reloadLine(configChanged, changed)))
     } catch (error) {
       Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: error instanceof Error ? error.message : String(error) })
       logger?.error(error instanceof ConfigError ? error.message + '\n' + formatMessage('keeping the last good routes.') : error)
@@ -212,8 +225,8 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
     useLogger(log) {
       logger = log
     },
-    async reload(configChanged) {
-      reload(configChanged)
+    async reload(configChanged, changed) {
+      reload(configChanged, changed)
       while (reloading) await reloading
     },
     invalidate() {
@@ -226,4 +239,10 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
       for (const files of folders.values()) files.close()
     },
   }
+}
+
+/** A path as it reads best in a log line: relative to the working folder when inside it. */
+function shownPath(path: string): string {
+  const shown = relative(process.cwd(), path)
+  return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown
 }

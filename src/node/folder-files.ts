@@ -1,8 +1,9 @@
-import { readFileSync, realpathSync } from 'node:fs'
+import { readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { readFile, realpath } from 'node:fs/promises'
-import { relative, resolve, sep } from 'node:path'
+import { dirname, posix, relative, resolve, sep } from 'node:path'
 import { isInsideFolder } from '../core/validate-routes.js'
 import type { FileSource } from '../core/types.js'
+import { closestFileName } from './closest-name.js'
 import { watchFiles, type FileWatch } from './watcher.js'
 
 export interface FolderFiles extends FileSource {
@@ -20,6 +21,8 @@ export interface FolderFiles extends FileSource {
    * path of the folder: such a file is never served.
    */
   leadsOutside(name: string): boolean
+  /** The file of the folder closest in name to a missing one (`userz.json` -> `users.json`), if one is close. */
+  closestName(name: string): string | undefined
   /** Forgets cached contents (all, or of one file). */
   invalidate(name?: string): void
   /**
@@ -179,6 +182,21 @@ export function folderFiles(root: string, options: FolderFilesOptions = {}): Fol
       } catch {
         return false
       }
+    },
+    closestName(name) {
+      // Only asked for a name that is missing (a warning, a 404): the folder is listed then, not kept.
+      const key = keyOf(name)
+      const path = pathOf(key)
+      if (!path) return undefined
+      let names: string[]
+      try {
+        names = readdirSync(dirname(path), { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name)
+      } catch {
+        return undefined
+      }
+      const close = closestFileName(posix.basename(key), names)
+      const folder = posix.dirname(key)
+      return close === undefined ? undefined : folder === '.' ? close : `${folder}/${close}`
     },
     invalidate(name) {
       if (name === undefined) {

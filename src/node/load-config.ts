@@ -1,12 +1,13 @@
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, extname, join, resolve } from 'node:path'
+import { basename, dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { RequestHandler } from 'msw'
 import type { RouteSource } from '../core/compile-routes.js'
 import { ConfigError, toPointer, type ConfigProblem } from '../core/errors.js'
 import type { RoutesConfig } from '../core/types.js'
 import { listFiles, validateRoutes } from '../core/validate-routes.js'
+import { closestFileName, closestName } from './closest-name.js'
 import type { FolderFiles } from './folder-files.js'
 import { knownOptions, validateOptions, type MockyardOptions, type MockyardPlugin } from './options.js'
 
@@ -59,6 +60,45 @@ export function findConfigFile(cwd = process.cwd()): string | undefined {
     if (existsSync(path)) return path
   }
   return undefined
+}
+
+/**
+ * What the CLI and `mockyard check` load when given neither `--config` nor `--routes`
+ * (docs/behaviour.md, "Options"): `mocks/config.*` of the folder, else `mocks/routes.json` with
+ * the data folder `--routes mocks/routes.json` would get (`mocks/data`, where `record`, `import`
+ * and `init` write), else nothing (the caller falls back to the bundled mocks, or not).
+ *
+ * @example
+ * findLocalMocks('/app') // { routes: '/app/mocks/routes.json', data: '/app/mocks/data' }
+ */
+export function findLocalMocks(cwd = process.cwd()): { configFile: string } | { routes: string; data: string } | undefined {
+  const configFile = findConfigFile(cwd)
+  if (configFile) return { configFile }
+  const routes = join(cwd, 'mocks', 'routes.json')
+  return existsSync(routes) ? { routes, data: defaultDataFor(join(cwd, 'mocks')) } : undefined
+}
+
+/**
+ * The existing file (or folder) beside a missing path whose name is closest to it, as a path
+ * in the same form (`mocks/rotues.json` -> `mocks/routes.json`), for "did you mean" in messages.
+ */
+export function closestPath(path: string, kind: 'file' | 'folder'): string | undefined {
+  let names: string[]
+  try {
+    names = readdirSync(dirname(path), { withFileTypes: true })
+      .filter((entry) => (kind === 'file' ? entry.isFile() : entry.isDirectory()))
+      .map((entry) => entry.name)
+  } catch {
+    return undefined
+  }
+  const close = kind === 'file' ? closestFileName(basename(path), names) : closestName(basename(path), names)
+  return close === undefined ? undefined : join(dirname(path), close)
+}
+
+/** `Did you mean X? ` when a path close to a missing one exists, else ''. */
+function didYouMean(path: string, kind: 'file' | 'folder'): string {
+  const close = closestPath(path, kind)
+  return close ? `Did you mean ${close}? ` : ''
 }
 
 /** Line and column (1-based) of a character offset, for JSON errors. */
@@ -123,7 +163,7 @@ async function readConfigFile(path: string): Promise<unknown> {
   try {
     stat = statSync(path)
   } catch (cause) {
-    throw new ConfigError([{ file: path, pointer: '', message: 'the config file cannot be read', fix: 'Check the path, or omit it to use the defaults.' }], { cause })
+    throw new ConfigError([{ file: path, pointer: '', message: 'the config file cannot be read', fix: `${didYouMean(path, 'file')}Check the path, or omit it to use the defaults.` }], { cause })
   }
   if (!stat.isFile()) throw new ConfigError([{ file: path, pointer: '', message: 'the config path is not a file', fix: 'Point at a config.js, config.mjs or config.json file.' }])
   if (extname(path) === '.json') {
@@ -312,7 +352,9 @@ export async function readResolvedRoutes(config: ResolvedConfig, filesFor: (data
     if (!(error instanceof ConfigError)) throw error
     problems.push(...error.problems)
   }
-  if (problems.length > 0) throw new ConfigError(problems)
+  // The options' warnings (unknown names) travel with the errors: a config that fails lists
+  // every bad option at once, not only those of the wrong type (docs/behaviour.md, "Options").
+  if (problems.length > 0) throw new ConfigError(problems, { warnings: config.warnings })
   return loaded
 }
 
@@ -345,7 +387,7 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
       try {
         text = readFileSync(spec.routes, 'utf8')
       } catch (error) {
-        errors.push({ file: spec.routes, pointer: '', message: `the routes file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, fix: 'Check the path in the routes option.' })
+        errors.push({ file: spec.routes, pointer: '', message: `the routes file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, fix: `${didYouMean(spec.routes, 'file')}Check the path in the routes option.` })
         continue
       }
       const parsed = parseJsonFile(text, spec.routes)
@@ -355,7 +397,7 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
       }
       routes = parsed.value
     }
-    const result = validateRoutes(routes, spec.label)
+    const result = validateRoutes(routes, spec.label, { closestName })
     errors.push(...result.errors)
     warnings.push(...result.warnings)
     if (result.errors.length > 0) continue
@@ -368,7 +410,7 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
     if (named.length > 0 && !isFolder(spec.data)) {
       if (!missingFolders.has(spec.data)) {
         missingFolders.add(spec.data)
-        warnings.push({ file: spec.label, pointer: '', message: `the data folder ${spec.data} does not exist, so none of the data files these routes name can be served`, fix: 'Create the folder, or point the data option at the folder that holds the files (requests for them answer 404 until then).' })
+        warnings.push({ file: spec.label, pointer: '', message: `the data folder ${spec.data} does not exist, so none of the data files these routes name can be served`, fix: `${didYouMean(spec.data, 'folder')}Create the folder, or point the data option at the folder that holds the files (requests for them answer 404 until then).` })
       }
       sources.push({ file: spec.label, routes: routes as RoutesConfig, files })
       continue
@@ -384,7 +426,9 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
         states.set(name, state)
       }
       if (state === 'missing') {
-        warnings.push({ file: spec.label, pointer: toPointer(path), message: `the data file "${name}" does not exist in ${spec.data}`, fix: 'Add the file (requests for it answer 404 until then), or fix the name.' })
+        const close = files.closestName(name)
+        const fix = close ? `Did you mean "${close}"? Fix the name, or add the file (requests for it answer 404 until then).` : 'Add the file (requests for it answer 404 until then), or fix the name.'
+        warnings.push({ file: spec.label, pointer: toPointer(path), message: `the data file "${name}" does not exist in ${spec.data}`, fix })
       } else if (state === 'outside') {
         warnings.push({ file: spec.label, pointer: toPointer(path), message: `the data file "${name}" is a symlink leading outside ${spec.data}; it answers 404`, fix: 'Copy the file into the data folder, or point the symlink at a file inside it.' })
       } else if (state === 'invalid') {

@@ -6,6 +6,7 @@ import { sessionOf } from '../core/session.js'
 import type { Instance, Outcome, SurfaceRequest } from './instance.js'
 import { answerThenDrain, badTargetResponse, headerGetter, requestTarget } from './wire.js'
 import { proxyUnmatched } from './proxy.js'
+import { countOf } from '../core/count.js'
 
 export { SESSION_HEADER } from '../core/session.js'
 
@@ -23,7 +24,7 @@ const NO_BODY = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE'])
 export function readBody(req: IncomingMessage & { body?: unknown }, limit: number, done: (error: Error | null, body: Uint8Array | null) => void): void {
   const length = req.headers['content-length']
   const declared = Number(length ?? NaN)
-  if (declared > limit) return done(new PayloadTooLargeError(`the body of ${declared} bytes is over the limit of ${limit} bytes`), null)
+  if (declared > limit) return done(new PayloadTooLargeError(`the body of ${countOf(declared, 'byte')} is over the limit of ${countOf(limit, 'byte')}`), null)
   if (length === undefined && req.headers['transfer-encoding'] === undefined && NO_BODY.has(req.method ?? 'GET')) return done(null, alreadyParsed(req))
   // Behind express.json() and friends the stream is already consumed: use what they parsed.
   if (req.readableEnded || (req as { _body?: boolean })._body) return done(null, alreadyParsed(req))
@@ -42,7 +43,7 @@ export function readBody(req: IncomingMessage & { body?: unknown }, limit: numbe
       req.removeAllListeners('data')
       req.pause()
       chunks.length = 0
-      return finish(new PayloadTooLargeError(`the body is over the limit of ${limit} bytes`), null)
+      return finish(new PayloadTooLargeError(`the body is over the limit of ${countOf(limit, 'byte')}`), null)
     }
     chunks.push(chunk)
   })

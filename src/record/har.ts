@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
+import { countOf } from '../core/count.js'
 import { ConfigError } from '../core/errors.js'
 import { parseJsonFile } from '../node/load-config.js'
 import type { RecordedExchange } from './exchange.js'
@@ -40,6 +41,14 @@ export interface ImportHarResult extends RecordSummary {
 }
 
 const EMPTY_STATUS = (status: number) => status === 204 || status === 304 || (status >= 100 && status < 200)
+
+/**
+ * What was not saved of a body the HAR left out. Browsers write `content.size: -1` when they do
+ * not know the size (HAR 1.2: -1 means "not available"): that is no count of bytes.
+ */
+function unsavedBody(size: number | undefined): string {
+  return typeof size === 'number' && size > 0 ? `${countOf(size, 'byte')} ${size === 1 ? 'was' : 'were'} not saved` : 'the body was not saved, its size unknown'
+}
 
 /**
  * Imports a HAR file (Chrome and Firefox DevTools exports, Playwright's `recordHar`, its `_file`
@@ -100,7 +109,7 @@ export async function importHar(file: string, options: ImportHarOptions = {}): P
     } else if (typeof content.text === 'string') {
       responseBody = content.encoding === 'base64' ? Buffer.from(content.text, 'base64') : Buffer.from(content.text, 'utf8')
     } else if (!EMPTY_STATUS(status) && !(status >= 300 && status < 400) && (content.size ?? 0) !== 0 && method !== 'HEAD') {
-      notImported.push(`${label}: the HAR holds no response content (${content.size ?? 'unknown'} bytes were not saved); record it with mockyard record, or export the HAR with content`)
+      notImported.push(`${label}: the HAR holds no response content (${unsavedBody(content.size)}); record it with mockyard record, or export the HAR with content`)
       continue
     }
     const responseHeaders: Array<[string, string]> = (response.headers ?? []).map((h) => [h.name, h.value])

@@ -17,6 +17,7 @@ import { openConfigSource, type ConfigSource, type SourceLogger } from '../node/
 import type { FolderFiles } from '../node/folder-files.js'
 import { findConfigFile, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
 import type { MockyardOptions } from '../node/options.js'
+import { countOf } from '../core/count.js'
 
 export type { SerializedConfig, SerializedSource } from '../browser/config.js'
 
@@ -174,13 +175,13 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
   }
 
   /** Loads the config (the first time), or reloads it through the config source. */
-  async function load(configChanged = false): Promise<Loaded> {
+  async function load(configChanged = false, changed?: readonly string[]): Promise<Loaded> {
     const prefix = absoluteBase(base)
     let resolved: ResolvedConfig | undefined
     try {
       if (source) {
         // The source logs the reload, its warnings, and its error (keeping the last good table).
-        await source.reload(configChanged)
+        await source.reload(configChanged, changed)
         if (source.reloads.error !== undefined) throw new ReloadFailed(source.reloads.error)
         const messages = [...source.config.warnings, ...source.warnings].map((warning) => formatMessage(formatProblem(warning)))
         lastGood = latest = serialize(source.config, source.sources, messages)
@@ -274,11 +275,15 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       server.watcher.add(paths)
     }
     const flush = async () => {
-      const names = [...changed].map((file) => displayPath(file, root))
-      const configChanged = latest?.configFile !== undefined && changed.has(latest.configFile)
+      const state = latest
+      // Says what changed: a data file is no reason to read the routes again (docs/behaviour.md, "Live reload and the working folder").
+      const kindOf = (file: string) => (file === state?.configFile ? 'config file' : state?.routesFiles.has(file) ? 'routes file' : 'data file')
+      const names = [...changed].map((file) => `${kindOf(file)} ${displayPath(file, root)}`)
+      const files = [...changed]
+      const configChanged = state?.configFile !== undefined && changed.has(state.configFile)
       changed.clear()
       source?.invalidate()
-      loaded = load(configChanged)
+      loaded = load(configChanged, files)
       follow(await loaded)
       for (const environment of Object.values(server.environments ?? {})) {
         const module = environment.moduleGraph.getModuleById(RESOLVED_VIRTUAL_ID)
@@ -312,7 +317,7 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       const state = await current()
       const routes = state.config.sources.reduce((sum, source) => sum + Object.keys(source.routes).length, 0)
       if (!state.config.error) {
-        logger.info(formatMessage(`serving ${routes} route${routes === 1 ? '' : 's'} from ${state.config.sources.map((s) => displayPath(s.file, root)).join(', ')} to the browser: the app's entry calls startWorker() from mockyard/browser.`))
+        logger.info(formatMessage(`serving ${countOf(routes, 'route')} from ${state.config.sources.map((s) => displayPath(s.file, root)).join(', ')} to the browser: the app's entry calls startWorker() from mockyard/browser.`))
       }
       server.middlewares.use((req, res, next) => {
         serve(req, res, next).catch(next)

@@ -225,7 +225,7 @@ function bodyView(record) {
   const binary = (type !== '' && !TEXT_TYPES.test(type) && !type.startsWith('multipart/form-data')) || record.body.includes('\uFFFD')
   if (binary) {
     const size = length ?? String(new TextEncoder().encode(record.body).byteLength)
-    return el('p', { text: `binary body (${type || 'no content-type'}), ${size} bytes` })
+    return el('p', { text: `binary body (${type || 'no content-type'}), ${size} byte${size === '1' ? '' : 's'}` })
   }
   return el('pre', { class: 'body', text: record.body })
 }

@@ -221,7 +221,7 @@ describe('mockyard check: the configuration', () => {
     const empty = mkdtempSync(join(tmpdir(), 'mockyard-check-empty-'))
     try {
       const { code, stdout, stderr } = check([], { cwd: empty })
-      expect(stderr).toBe('[mockyard] no mocks/config.js here and no --routes: checking the bundled example mocks.\n')
+      expect(stderr).toBe('[mockyard] no mocks/config.js or mocks/routes.json here and no --routes: checking the bundled example mocks.\n')
       expect(stdout).toBe('[mockyard] check: no problems.\n')
       expect(code).toBe(0)
     } finally {

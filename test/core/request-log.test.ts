@@ -104,6 +104,12 @@ describe('request log', () => {
     expect(log.list()[0]!.body).toBe(`${'a'.repeat(BODY_LIMIT)}… [10 more bytes]`)
   })
 
+  it('counts one byte past the limit as "1 more byte"', () => {
+    const log = createRequestLog()
+    log.add(input({ method: 'POST', body: new Uint8Array(BODY_LIMIT + 1).fill(97) }))
+    expect(log.list()[0]!.body).toBe(`${'a'.repeat(BODY_LIMIT)}… [1 more byte]`)
+  })
+
   it('tells a waiter at once, with the record as added (its final status)', async () => {
     const log = createRequestLog()
     const seen: number[] = []

@@ -1,0 +1,92 @@
+/**
+ * Where the CLI and `mockyard check` look for mocks when given neither --config nor --routes
+ * (docs/behaviour.md, "Options"): mocks/config.*, else mocks/routes.json with mocks/data (what
+ * record and import write), else, for the server only, the bundled example mocks. Real CLI
+ * processes in temp app folders.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { killClis, runCli, startCli } from './support.js'
+
+afterEach(killClis)
+
+const dirs: string[] = []
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
+/** A temp app folder with the given files (paths relative to it). */
+function app(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mockyard-local-'))
+  dirs.push(dir)
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true })
+    writeFileSync(join(dir, name), text)
+  }
+  return dir
+}
+
+/** What `mockyard record` leaves behind: mocks/routes.json and its data files in mocks/data. */
+const RECORDED = {
+  'mocks/routes.json': JSON.stringify({ 'v1/recorded': { get: 'recorded.json' } }),
+  'mocks/data/recorded.json': JSON.stringify({ recorded: true }),
+}
+
+describe('mockyard without --config and --routes', () => {
+  it('serves mocks/routes.json with mocks/data, and says so', async () => {
+    const dir = app(RECORDED)
+    const { url, stderr } = await startCli(['--port', '0', '--latency', '0', '--host', '127.0.0.1'], { cwd: dir })
+    expect(await (await fetch(`${url}/v1/recorded`)).json()).toEqual({ recorded: true })
+    // Not the bundled mocks.
+    expect((await fetch(`${url}/v1/users`)).status).toBe(404)
+    expect(stderr()).toContain('[mockyard] no --config, no --routes and no mocks/config.js here: serving mocks/routes.json with the data folder mocks/data.')
+    expect(stderr()).not.toContain('bundled')
+  })
+
+  it('prefers mocks/config.js to mocks/routes.json, and says so', async () => {
+    const dir = app({
+      ...RECORDED,
+      'mocks/config.js': 'export default { routes: "./other.json", data: "./other" }\n',
+      'mocks/other.json': JSON.stringify({ 'v1/configured': { file: 'configured.json' } }),
+      'mocks/other/configured.json': JSON.stringify({ configured: true }),
+    })
+    const { url, stderr } = await startCli(['--port', '0', '--latency', '0', '--host', '127.0.0.1'], { cwd: dir })
+    expect(await (await fetch(`${url}/v1/configured`)).json()).toEqual({ configured: true })
+    expect((await fetch(`${url}/v1/recorded`)).status).toBe(404)
+    expect(stderr()).toContain('[mockyard] no --config and no --routes: loading mocks/config.js.')
+  })
+
+  it('with neither serves the bundled example mocks, and says so', async () => {
+    const dir = app({})
+    const { url, stderr } = await startCli(['--port', '0', '--latency', '0', '--host', '127.0.0.1'], { cwd: dir })
+    expect((await fetch(`${url}/v1/users`)).status).toBe(200)
+    expect(stderr()).toContain('[mockyard] no mocks/config.js or mocks/routes.json here and no --routes: serving the bundled example mocks.')
+  })
+
+  it('--data still picks the data folder of mocks/routes.json', async () => {
+    const dir = app({ ...RECORDED, 'elsewhere/recorded.json': JSON.stringify({ elsewhere: true }) })
+    const { url } = await startCli(['--port', '0', '--latency', '0', '--host', '127.0.0.1', '--data', 'elsewhere'], { cwd: dir })
+    expect(await (await fetch(`${url}/v1/recorded`)).json()).toEqual({ elsewhere: true })
+  })
+})
+
+describe('mockyard check without --config and --routes', () => {
+  it('checks mocks/routes.json with mocks/data, and says so', () => {
+    const dir = app({ ...RECORDED, 'mocks/routes.json': JSON.stringify({ 'v1/recorded': { get: 'recorded.json' }, 'v1/gone': { get: 'gone.json' } }) })
+    const { code, stdout, stderr } = runCli(['check'], { cwd: dir })
+    expect(stderr).toBe('[mockyard] no --config, no --routes and no mocks/config.js here: checking mocks/routes.json with the data folder mocks/data.\n')
+    expect(stdout).toContain('mocks/routes.json#/v1~1gone/get: the data file "gone.json" does not exist in')
+    expect(stdout).toContain('[mockyard] check: 1 problem.')
+    expect(code).toBe(1)
+  })
+
+  it('checks mocks/config.js before mocks/routes.json, and says so', () => {
+    const dir = app({ ...RECORDED, 'mocks/config.js': 'export default { routes: "./other.json" }\n', 'mocks/other.json': JSON.stringify({ 'v1/x': { get: 'x.json' } }) })
+    const { code, stdout, stderr } = runCli(['check'], { cwd: dir })
+    expect(stderr).toBe('[mockyard] no --config and no --routes: checking mocks/config.js.\n')
+    expect(stdout).toContain('other.json#/v1~1x/get: the data file "x.json" does not exist')
+    expect(code).toBe(1)
+  })
+})
