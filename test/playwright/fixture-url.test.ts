@@ -27,7 +27,7 @@ describe('the fixture with no listener URL', () => {
       join(folder, 'no-url.spec.ts'),
       `import { test as base } from '@playwright/test'\nimport { mockyardFixtures } from 'mockyard/playwright'\nconst test = base.extend(mockyardFixtures())\ntest('needs the mock server', async ({ mockyard }) => { await mockyard.reset() })\n`,
     )
-    const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }
     delete env.MOCKYARD_URL
     const result = spawnSync('npx', ['playwright', 'test', '--config', join(folder, 'playwright.config.ts')], { cwd: ROOT, env, encoding: 'utf8', timeout: 120_000 })
     const output = result.stdout + result.stderr
