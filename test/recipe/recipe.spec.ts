@@ -4,6 +4,8 @@
  * the environment, does not start the worker, and each test still has its own session on the one
  * listener. The guide's own spec (app/app.spec.ts) runs beside this one.
  */
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import { test as base, expect } from '@playwright/test'
 import { mockyardFixtures } from 'mockyard/playwright'
 
@@ -71,4 +73,31 @@ withUrl('mockyardFixtures({ url }) binds the fixtures to the URL given', async (
   const seen = await mockyard.requests({ path: '/v1/users' })
   expect(seen.map((r) => [r.status, r.file])).toEqual([...seen.slice(0, -1).map(() => [200, 'users.json']), [503, 'profile.json']])
   expect(new Set(seen.map((r) => r.session))).toEqual(new Set([mockyard.session]))
+})
+
+// The same app in local development: `npx vite` with no MOCKYARD_URL. The guard in src/main.ts
+// must start the worker then (a `define` that always set the URL once kept it from ever starting),
+// and the worker answers the page from mocks/.
+base('local development: the same app starts the worker, which answers the page from mocks/', async ({ page }) => {
+  const env = { ...process.env }
+  delete env.MOCKYARD_URL
+  delete env.APP_URL
+  const vite = spawn('npx', ['vite', '--host', '127.0.0.1', '--port', '0'], { cwd: fileURLToPath(new URL('./app/', import.meta.url)), env, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = ''
+      vite.stdout!.on('data', (chunk) => {
+        out += chunk
+        const found = /Local:\s+(http:\/\/\S+)/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''))
+        if (found) resolve(found[1]!)
+      })
+      vite.on('exit', (code) => reject(new Error(`vite exited (${code}): ${out}`)))
+    })
+    await page.goto(url)
+    await expect(page.locator('#status')).toHaveText('ready: ')
+    await expect(page.locator('#users')).toHaveText('200 users.json')
+    expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/mockServiceWorker\.js$/)
+  } finally {
+    process.kill(-vite.pid!, 'SIGTERM')
+  }
 })
