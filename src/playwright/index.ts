@@ -22,7 +22,7 @@ export const URL_VARIABLE = 'MOCKYARD_URL'
  * random port unless the options say otherwise), publishes its URL as `MOCKYARD_URL` and returns
  * the teardown that stops it. Playwright starts `webServer` entries before global setups, so an
  * app started by `webServer` cannot read this URL: for that, run the CLI as a `webServer` entry
- * instead (README, "In Playwright").
+ * instead (docs/playwright.md).
  *
  * @example
  * // global-setup.ts
