@@ -20,7 +20,9 @@ import { defineConfig } from 'rolldown'
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'))
-const targets = [...Object.values(pkg.exports).map((target) => target.default), ...Object.values(pkg.bin)]
+// `cli/main` is the CLI proper: the bin (`cli/bin`) loads it after checking the Node version,
+// and tests and scripts run it directly.
+const targets = [...Object.values(pkg.exports).map((target) => target.default), ...Object.values(pkg.bin), './dist/cli/main.js']
 const input = Object.fromEntries(
   targets
     .filter((target) => typeof target === 'string' && target.startsWith('./dist/') && target.endsWith('.js'))

@@ -3,7 +3,7 @@
  * rolldown (rolldown.config.mjs says why and how).
  */
 import { spawnSync } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import { chmodSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { build } from 'rolldown'
@@ -17,3 +17,7 @@ const declarations = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.jso
 if (declarations.status !== 0) process.exit(declarations.status ?? 1)
 
 await build(config)
+
+// The bin runs as a program (`npx mockyard` in this repository, before npm links it anywhere).
+const { bin } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'))
+for (const file of Object.values(bin)) chmodSync(`${root}${file}`, 0o755)

@@ -10,6 +10,7 @@ import { formatMessage } from '../core/errors.js'
 import type { MockyardOptions } from '../node/options.js'
 import { startMockServer } from '../node/server.js'
 import { createAdminClient, SESSION_HEADER, type AdminClient } from './admin-client.js'
+import { installedPlaywrightVersion, missingUrlMessage } from './missing-url.js'
 
 export { createAdminClient, SESSION_HEADER, type AdminClient, type LoggedRequest, type RequestFilter } from './admin-client.js'
 
@@ -21,7 +22,7 @@ export const URL_VARIABLE = 'MOCKYARD_URL'
  * random port unless the options say otherwise), publishes its URL as `MOCKYARD_URL` and returns
  * the teardown that stops it. Playwright starts `webServer` entries before global setups, so an
  * app started by `webServer` cannot read this URL: for that, run the CLI as a `webServer` entry
- * instead (README, "In Playwright").
+ * instead (docs/playwright.md).
  *
  * @example
  * // global-setup.ts
@@ -77,11 +78,7 @@ export function mockyardFixtures(
   return {
     mockyard: async ({}, use) => {
       const url = options.url ?? process.env[URL_VARIABLE]
-      if (!url) {
-        throw new Error(
-          formatMessage(`the mockyard fixture has no listener URL: ${URL_VARIABLE} is not set and mockyardFixtures() got no { url }. Pass mockyardFixtures({ url }), capture it from the CLI in a webServer entry (wait: { stdout: /listening on (?<mockyard_url>\\S+)/ }), or use globalSetup() from mockyard/playwright.`),
-        )
-      }
+      if (!url) throw new Error(missingUrlMessage(installedPlaywrightVersion()))
       const client = createAdminClient(url, { session: randomUUID() }) as MockyardFixture
       await use(client)
       await client.reset()
@@ -92,3 +89,4 @@ export function mockyardFixtures(
     },
   }
 }
+

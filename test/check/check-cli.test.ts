@@ -398,10 +398,9 @@ describe('the bundled mocks and their OpenAPI document', () => {
   })
 })
 
-describe("the README's worked example", () => {
-  it('prints what the README shows', () => {
-    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8')
-    const section = readme.slice(readme.indexOf('## Checking mocks: `mockyard check`'))
+describe("the check guide's worked example (docs/check.md)", () => {
+  it('prints what the guide shows', () => {
+    const section = readFileSync(fileURLToPath(new URL('../../docs/check.md', import.meta.url)), 'utf8')
     const blocks = [...section.matchAll(/```(\w*)\n([\s\S]*?)```/g)].map((m) => m[2]!)
     const dir = join(root, 'readme')
     writeFiles(dir, {

@@ -1,26 +1,48 @@
 /**
- * Packaging: the packed tarball installs into a fresh project, every entry point imports (and
+ * Packaging, as a release is made: a clean clone of the committed HEAD (no `dist/`; the
+ * repository's node_modules linked in rather than installed again) is packed with its scripts,
+ * so `prepack` builds `dist/`. The tarball holds `dist/` and every file the README and the docs
+ * link to; it installs into a fresh project, every entry point imports (and
  * the environment-specific ones refuse the wrong environment), its types compile in an app's
  * browser-only tsconfig, source maps point at files the package contains, it has no install
  * script, and the bin runs.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { relativeLinks, shippedDocs } from '../readme/docs.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; version: string }
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; bin: Record<string, string>; version: string }
 const npm = (args: string[], cwd: string) => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 240_000 })
 
 let project: string
 let packDir: string
+let clone: string
+let cloneHadDist: boolean
+let packedFiles: string[]
+
+/** A clean clone of the committed HEAD, as a release is made from: no dist/, no untracked files. */
+function cleanClone(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'mockyard-clone-'))
+  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim()
+  execFileSync('git', ['clone', '--quiet', '--no-checkout', ROOT, folder])
+  execFileSync('git', ['checkout', '--quiet', head], { cwd: folder })
+  // `npm ci` would install the same tree again: the repository's own is linked instead.
+  symlinkSync(join(ROOT, 'node_modules'), join(folder, 'node_modules'), 'dir')
+  return folder
+}
 
 beforeAll(() => {
   packDir = mkdtempSync(join(tmpdir(), 'mockyard-pack-'))
-  const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], ROOT)) as Array<{ filename: string }>
+  clone = cleanClone()
+  cloneHadDist = existsSync(join(clone, 'dist'))
+  // With its scripts: prepack builds dist/. Its output goes to stderr, the JSON to stdout.
+  const packed = JSON.parse(npm(['pack', '--json', '--pack-destination', packDir], clone)) as Array<{ filename: string; files: Array<{ path: string }> }>
+  packedFiles = packed[0]!.files.map((file) => file.path)
   const tarball = join(packDir, packed[0]!.filename)
   project = mkdtempSync(join(tmpdir(), 'mockyard-consumer-'))
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
@@ -30,7 +52,36 @@ beforeAll(() => {
 }, 300_000)
 
 afterAll(() => {
-  for (const folder of [project, packDir]) if (folder) rmSync(folder, { recursive: true, force: true })
+  for (const folder of [project, packDir, clone]) if (folder) rmSync(folder, { recursive: true, force: true })
+})
+
+describe('packing from a clean clone', () => {
+  it('starts with no dist/: the build is prepack\'s', () => {
+    expect(cloneHadDist).toBe(false)
+    expect(existsSync(join(clone, 'dist', 'cli', 'bin.js'))).toBe(true)
+  })
+
+  it('the tarball holds dist/: every entry point, its types and the bin', () => {
+    const targets = Object.values(pkg.exports).flatMap((value) => (typeof value === 'string' ? [value] : Object.values(value as Record<string, string | null>)))
+    const wanted = [...targets, ...Object.values(pkg.bin)].filter((target): target is string => typeof target === 'string').map((target) => target.replace(/^\.\//, ''))
+    expect(wanted.filter((file) => !packedFiles.includes(file))).toEqual([])
+    expect(packedFiles.filter((file) => file.startsWith('dist/')).length).toBeGreaterThan(30)
+  })
+
+  it('the tarball holds every file the README and the docs link to, and the docs themselves', () => {
+    const docs = shippedDocs(clone)
+    expect(docs.length).toBeGreaterThan(5)
+    expect(docs.filter((doc) => !packedFiles.includes(doc))).toEqual([])
+    const links = docs.flatMap((doc) => relativeLinks(doc, clone))
+    expect(links.length).toBeGreaterThan(20)
+    expect(links.filter((link) => !packedFiles.includes(link.target)).map((link) => `${link.doc}: ${link.href}`)).toEqual([])
+  })
+
+  it('npx mockyard runs from the installed tarball', () => {
+    const result = spawnSync('npx', ['--no-install', 'mockyard', '--version'], { cwd: project, encoding: 'utf8' })
+    expect(result.stdout.trim()).toBe(pkg.version)
+    expect(result.status).toBe(0)
+  })
 })
 
 /** Every file under a folder, recursively. */

@@ -1,13 +1,14 @@
 /**
- * The public surface is what the README documents: every name a README example imports exists
- * in its entry point, and `mockyard` and `mockyard/node` export those names and no internals.
+ * The public surface is what the README and the guides document: every name an example of theirs
+ * imports exists in its entry point, and `mockyard` and `mockyard/node` export those names and no
+ * internals.
  */
-import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { readDoc, shippedDocs } from './docs.js'
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const README = shippedDocs().map((doc) => readDoc(doc)).join('\n')
 
-/** `[entry, name]` for each value a README code block imports from a mockyard entry point. */
+/** `[entry, name]` for each value a code block of the README or a guide imports from a mockyard entry point. */
 function readmeImports(): Array<[string, string]> {
   const found: Array<[string, string]> = []
   for (const match of README.matchAll(/import\s+(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\})?\s*from\s+'(mockyard(?:\/[\w/]+)?)'/g)) {
@@ -34,7 +35,7 @@ const load: Record<string, () => Promise<Record<string, unknown>>> = {
 }
 
 describe('the public surface', () => {
-  it('has every name the README imports', async () => {
+  it('has every name the README and the guides import', async () => {
     const imports = readmeImports()
     expect(imports.length).toBeGreaterThan(20)
     const missing: string[] = []

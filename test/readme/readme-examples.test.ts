@@ -1,5 +1,6 @@
 /**
- * The README's examples that no other suite runs, as written there (paths point at the
+ * The examples of the guides (docs/node.md, docs/playwright.md) that the snippet test cannot run
+ * as an app (a fixed port, an express app of yours), as written there (paths point at the
  * examples fixture instead of a project's mocks/ folder).
  */
 import { createServer } from 'node:http'

@@ -242,8 +242,8 @@ describe('a redirect with a body', () => {
   })
 })
 
-describe('the README example', () => {
-  it('startRecorder writes the routes.json the README shows', async () => {
+describe('the record guide\'s example (docs/record.md)', () => {
+  it('startRecorder writes the routes.json the guide shows', async () => {
     let polls = 0
     const backEnd = createServer((req, res) => {
       req.resume()
@@ -278,8 +278,8 @@ describe('the README example', () => {
       expect(await recorder.stop()).toEqual({ requests: 5, routes: 3, entries: 4, files: 5, clashes: [] })
       backEnd.close()
     }
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-    const shown = /## Record, import and proxy[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)![1]!
+    const guide = readFileSync(new URL('../../docs/record.md', import.meta.url), 'utf8')
+    const shown = /```json\n([\s\S]*?)```/.exec(guide)![1]!
     expect(JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8'))).toEqual(JSON.parse(shown))
   })
 })

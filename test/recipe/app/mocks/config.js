@@ -1,0 +1,6 @@
+// mocks/config.js
+export default {
+  routes: './routes.json',
+  data: './data',
+  latency: 250,
+}
