@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { isAbsolute, join, resolve, sep } from 'node:path'
 import { ConfigError, type ConfigProblem } from '../core/errors.js'
 import type { RoutesConfig } from '../core/types.js'
@@ -6,6 +6,7 @@ import { folderFiles } from '../node/folder-files.js'
 import { BUNDLED_CONFIG, findLocalMocks, parseJsonFile, readRoutes, resolveConfig, type ResolvedConfig } from '../node/load-config.js'
 import type { RequestHandler } from 'msw'
 import type { MockyardOptions } from '../node/options.js'
+import { readTextFile } from '../node/read-text.js'
 import { findDeadConfig } from './find-dead-config.js'
 import { createLineFinder } from './find-line.js'
 import { displayPath, type CheckEntry, type CheckKind, type CheckReport } from './problem.js'
@@ -46,7 +47,7 @@ function invalidJsonEntry(problem: ConfigProblem, data: string): CheckEntry {
   const path = join(data, name)
   const entry: CheckEntry = { ...toEntry(problem, 'invalid-json'), file: path, pointer: '', source: `${problem.file}#${problem.pointer}` }
   try {
-    const parsed = parseJsonFile(readFileSync(path, 'utf8'), path).problem
+    const parsed = parseJsonFile(readTextFile(path), path).problem
     const at = parsed && /^invalid JSON at line (\d+), column (\d+): (.*)$/.exec(parsed.message)
     if (at) {
       entry.line = Number(at[1])
@@ -189,7 +190,7 @@ async function answeredByHandlers(handlers: RequestHandler[], method: string, pa
 
 function readJson(path: string): unknown {
   try {
-    return parseJsonFile(readFileSync(path, 'utf8'), path).value
+    return parseJsonFile(readTextFile(path), path).value
   } catch {
     return undefined
   }

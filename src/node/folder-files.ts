@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync, realpathSync } from 'node:fs'
-import { readFile, realpath } from 'node:fs/promises'
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { readFile, realpath, stat } from 'node:fs/promises'
 import { dirname, posix, relative, resolve, sep } from 'node:path'
 import { isInsideFolder } from '../core/validate-routes.js'
 import type { FileSource } from '../core/types.js'
@@ -130,6 +130,8 @@ export function folderFiles(root: string, options: FolderFilesOptions = {}): Fol
         if (!insideReal(realpathSync.native(path))) return undefined
         // Followed before the read, so that a save right after it is seen.
         remember(key)
+        // A pipe or a device named as a data file would block the read (or never end): not a file.
+        if (!statSync(path).isFile()) return undefined
         buffer = readFileSync(path)
       } catch {
         return undefined
@@ -149,6 +151,11 @@ export function folderFiles(root: string, options: FolderFilesOptions = {}): Fol
               .then((real) => {
                 if (!insideReal(real)) throw new Error('outside the data folder')
                 remember(key)
+                return stat(path)
+              })
+              .then((stats) => {
+                // A pipe or a device named as a data file would block the read (or never end).
+                if (!stats.isFile()) throw new Error('not a regular file')
                 return readFile(path)
               })
               .then(

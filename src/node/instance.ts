@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import { dirname, resolve as resolvePath } from 'node:path'
 import type { RequestHandler } from 'msw'
 import type { Engine } from '../core/create-engine.js'
@@ -11,6 +10,7 @@ import { openConfigSource, type ReloadStatus } from './config-source.js'
 import { defaultDataFor, parseJsonFile, resolveConfig, type ResolvedConfig } from './load-config.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js'
 import type { MockyardOptions } from './options.js'
+import { readTextFile } from './read-text.js'
 
 export type { Outcome, RespondOptions, SentAnswer } from '../core/pipeline.js'
 export type { ReloadStatus } from './config-source.js'
@@ -149,7 +149,7 @@ export async function createInstance(
         const path = resolvePath(input)
         let text: string
         try {
-          text = readFileSync(path, 'utf8')
+          text = readTextFile(path)
         } catch (cause) {
           throw new ConfigError([{ file: path, pointer: '', message: 'the routes file cannot be read', fix: 'Check the path given to useRoutes().' }], { cause })
         }

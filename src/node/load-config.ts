@@ -9,6 +9,7 @@ import type { RoutesConfig } from '../core/types.js'
 import { listFiles, validateRoutes } from '../core/validate-routes.js'
 import { closestFileName, closestName } from './closest-name.js'
 import type { FolderFiles } from './folder-files.js'
+import { readTextFile } from './read-text.js'
 import { knownOptions, validateOptions, type MockyardOptions, type MockyardPlugin } from './options.js'
 
 /** The folder of the bundled example mocks (`mocks/` of this package). */
@@ -385,7 +386,7 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
     if (typeof spec.routes === 'string') {
       let text: string
       try {
-        text = readFileSync(spec.routes, 'utf8')
+        text = readTextFile(spec.routes)
       } catch (error) {
         errors.push({ file: spec.routes, pointer: '', message: `the routes file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, fix: `${didYouMean(spec.routes, 'file')}Check the path in the routes option.` })
         continue
