@@ -284,12 +284,22 @@ function insert(root: TrieNode, route: CompiledRoute): void {
       node.param ??= { name: route.key.split('/').filter(Boolean)[i]!.slice(1), node: newNode() }
       node = node.param.node
     } else {
-      let next = node.literal.get(segment)
-      if (!next) node.literal.set(segment, (next = newNode()))
+      const literal = unescapeSegment(segment)
+      let next = node.literal.get(literal)
+      if (!next) node.literal.set(literal, (next = newNode()))
       node = next
     }
   }
   node.route = route
+}
+
+/**
+ * A key segment that starts with a backslash is literal: `\:name` (JSON `"files/\\:name"`) is
+ * the path segment `:name`, `\*` the segment `*`. Request paths never hold a backslash (the URL parser turns it into a
+ * slash), so the escape cannot shadow a real path; `record` writes recorded paths this way.
+ */
+function unescapeSegment(segment: string): string {
+  return segment.startsWith('\\') ? segment.slice(1) : segment
 }
 
 function safeDecode(segment: string): string {
