@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse } from '../core/build-response.js'
 import { forwardRequest, parseTarget, responseHeadersToSend } from '../node/forward.js'
-import { decodeBody, pairsOf } from './exchange.js'
+import { decodeStreaming, pairsOf, Spool, TooLargeError } from './exchange.js'
 import { createRecordWriter, type RecordResult, type RecordSummary } from './writer.js'
 
 export interface RecorderOptions {
@@ -84,33 +84,43 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
         }
         const status = response.statusCode ?? 502
         res.writeHead(status, response.statusMessage, responseHeadersToSend(response))
-        const received: Buffer[] = []
+        // The body goes to the client and to a spool (memory, then a temporary file past 8 MB):
+        // a large answer never sits in memory whole, and a slow client pauses the target.
+        const received = new Spool(writer.dataFolder)
         response.on('data', (chunk: Buffer) => {
-          received.push(chunk)
-          res.write(chunk)
+          received.write(chunk)
+          if (!res.write(chunk)) {
+            response.pause()
+            res.once('drain', () => response.resume())
+          }
         })
+        res.on('close', () => response.resume())
         response.on('error', () => {
+          received.discard()
           res.destroy()
           answered()
         })
         response.on('end', () => {
           res.end()
-          const raw = Buffer.concat(received)
+          const raw = received.finish()
           const responseHeaders = pairsOf(response.rawHeaders)
           const encoding = response.headers['content-encoding']
-          const recorded = writer.add({
-            method,
-            url: targetlessUrl(path),
-            requestHeaders: pairsOf(req.rawHeaders),
-            requestBody: body,
-            status,
-            responseHeaders: responseHeaders.filter(([name]) => name.toLowerCase() !== 'content-encoding'),
-            responseBody: raw.byteLength === 0 ? null : decodeBody(raw, encoding),
-            origin: target.origin + target.pathname.replace(/\/+$/, ''),
-          })
+          const recorded = (raw === null ? Promise.resolve(null) : decodeStreaming(raw, encoding, writer.dataFolder)).then((responseBody) =>
+            writer.add({
+              method,
+              url: targetlessUrl(path),
+              requestHeaders: pairsOf(req.rawHeaders),
+              requestBody: body,
+              status,
+              responseHeaders: responseHeaders.filter(([name]) => name.toLowerCase() !== 'content-encoding'),
+              responseBody,
+              origin: target.origin + target.pathname.replace(/\/+$/, ''),
+            }),
+          )
           recorded.then(
             (result) => report(lineOf(method, path, status, result), result),
-            (failure: Error) => report(`${method} ${pathOnly(path)} ${status} not recorded: ${failure.message}`, undefined),
+            (failure: Error) =>
+              report(failure instanceof TooLargeError ? `${method} ${pathOnly(path)} ${status} not recorded: its ${encoding} body ${failure.message} (the limit for a compressed answer)` : `${method} ${pathOnly(path)} ${status} not recorded: ${failure.message}`, undefined),
           )
           track(recorded).finally(answered).catch(() => undefined)
         })
