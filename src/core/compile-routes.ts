@@ -414,7 +414,7 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
     const normal = normalizePath(key)
     // Literal routes are found in the Map first, so only routes with parameters need the trie.
     if (/(^|\/)[:*]/.test(normal)) insert(root, compiled)
-    else literal.set(normal.split('/').filter(Boolean).join('/'), { route: compiled, params: NO_PARAMS })
+    else literal.set(normal.split('/').filter(Boolean).map(unescapeSegment).join('/'), { route: compiled, params: NO_PARAMS })
   }
   let config: RoutesConfig | undefined
   return {

@@ -162,7 +162,7 @@ export async function decodeStreaming(raw: Uint8Array | SpooledBody, encoding: s
   const out = new Spool(folder)
   const sink = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      if (out.size + chunk.length > limit) return done(new TooLargeError(`it decodes to more than ${limit / 1024 / 1024} MB`))
+      if (out.size + chunk.length > limit) return done(new TooLargeError(`decodes to more than ${limit / 1024 / 1024} MB`))
       out.write(chunk)
       done()
     },
