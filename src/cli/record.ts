@@ -141,7 +141,7 @@ async function runImport(argv: string[]): Promise<void> {
       redact: values.redact as string[] | undefined,
       all: values.all === true,
       onRecord: (entry, record) => {
-        const path = new URL(entry.url).pathname
+        const path = record.path ?? new URL(entry.url).pathname
         const where = record.clash ? 'not written (clash, see the summary)' : record.skipped ? `not recorded: ${record.skipped}` : `-> ${record.route} ${record.method}${record.file ? ` (${record.file})` : ''}`
         process.stderr.write(`${entry.method} ${path} ${entry.status} ${where}\n`)
       },

@@ -183,5 +183,5 @@ function pathOnly(path: string): string {
 /** The per-request line: what came in, what it answered and where it went. */
 export function lineOf(method: string, path: string, status: number, result: RecordResult): string {
   const where = result.clash ? 'not written (clash, see the summary)' : result.skipped ? `not recorded: ${result.skipped}` : `-> ${result.route} ${result.method}${result.file ? ` (${result.file})` : ''}`
-  return `${method} ${pathOnly(path)} ${status} ${where}`
+  return `${method} ${pathOnly(result.path === undefined ? path : result.path + (path.includes('?') ? '?' : ''))} ${status} ${where}`
 }

@@ -18,6 +18,8 @@ import { dropBody, HOP_BY_HOP, isSpooled, SECRET_HEADERS, type RecordedExchange,
 export interface RecordResult {
   /** The route key the request belongs to. */
   route: string
+  /** The request path for a log line, each segment holding a secret shown as `[redacted]`. */
+  path?: string
   /** Lower-case method key (`get`, `post`, ...). */
   method: string
   /** The data file that holds the answer's body, if it has one. */
@@ -495,15 +497,16 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   }
 
   async function record(exchange: RecordedExchange): Promise<RecordResult> {
+    const note: { path?: string } = {}
     try {
-      return await recordOne(exchange)
+      return { ...(await recordOne(exchange, note)), path: note.path }
     } finally {
       // A spooled body not moved into the data folder (skipped, redirect, HEAD...) goes.
       dropBody(exchange.responseBody)
     }
   }
 
-  async function recordOne(exchange: RecordedExchange): Promise<RecordResult> {
+  async function recordOne(exchange: RecordedExchange, note: { path?: string }): Promise<RecordResult> {
     requests++
     const url = new URL(exchange.url)
     // Secrets seen earlier in the session count too: a cookie set by one answer may show up in the next.
@@ -514,6 +517,10 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     }
     for (const [name, value] of parseQuery(url.search)) if (redact.has(name.toLowerCase())) collectSecrets(value, secrets)
     const key = routeKeyOf(url.pathname, secrets)
+    note.path = url.pathname
+      .split('/')
+      .map((segment) => (holdsSecret(safeDecode(segment), secrets) || holdsSecret(segment, secrets) ? REDACTED : segment))
+      .join('/')
     const method = exchange.method.toLowerCase()
     if (method === 'options' || !['get', 'head', 'post', 'put', 'patch', 'delete'].includes(method)) {
       return { route: key, method, skipped: `${exchange.method} is not recorded (mockyard answers preflights itself)` }

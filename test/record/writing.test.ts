@@ -124,6 +124,9 @@ describe('what record writes', () => {
       ['--redact', 'apiKey'],
     )
     expect(stderr).toMatch(/GET \/big 200 -> big get \(big\.bin\)/)
+    // Not in the log either: the line shows the path with the secret segment hidden.
+    expect(stderr).toContain('GET /v1/sessions/[redacted] 200 -> v1/sessions/:redacted get')
+    for (const secret of [TOKEN, API_KEY]) expect(stderr).not.toContain(secret)
     const everything = filesUnder(out)
     for (const { path, bytes } of everything) {
       for (const secret of [TOKEN, API_KEY]) {
