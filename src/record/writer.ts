@@ -117,6 +117,21 @@ export const CACHE_BUSTERS = new Set(['_', '_t', '_ts', '__t', '_dc', 't', 'ts',
 /** The statuses a routes file can hold (and the mock can answer): anything else is not written. */
 const ANSWERABLE = (status: number) => Number.isInteger(status) && status >= 200 && status <= 599
 
+/**
+ * Creates a file that does not exist yet, in one open (`wx`): false when it exists. Batches use
+ * it instead of `writeAtomic`: routes.json names the file only at the end, so a crash midway
+ * leaves at worst a partial file no route uses (and a later run never overwrites it).
+ */
+function createExclusive(path: string, data: Uint8Array): boolean {
+  try {
+    writeFileSync(path, data, { flag: 'wx' })
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
+  }
+}
+
 /** Writes a file atomically: a temporary file beside it (a name no other write uses), then a rename over it. */
 export function writeAtomic(path: string, data: string | Uint8Array): void {
   const temp = `${path}.${process.pid}.${randomUUID()}.tmp`
@@ -438,7 +453,9 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       const name = `${stem}${n === 1 ? '' : `-${n}`}.${extension}`
       if (usedNames.has(name.toLowerCase())) continue
       const path = join(dataFolder, name)
-      if (existsSync(path)) {
+      if (bytes && options.batch && createExclusive(path, bytes)) {
+        filesWritten++
+      } else if (existsSync(path)) {
         // A file of an earlier recording with these very bytes is reused; anything else is left alone.
         if (statSync(path).size !== size || (await hashFile(path)) !== hash) continue
       } else {
