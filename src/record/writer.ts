@@ -300,8 +300,8 @@ interface ScrubbedFile {
 async function scrubFile(body: SpooledBody, needles: Buffer[]): Promise<ScrubbedFile> {
   const path = `${body.path}.clean.tmp`
   const hash = createHash('sha1')
-  const keep = Math.max(0, ...needles.map((n) => n.length)) - 1
-  let carry = Buffer.alloc(0)
+  const keep = Math.max(0, ...needles.map((n) => n.length - 1))
+  let carry: Buffer = Buffer.alloc(0)
   let size = 0
   const emit = (stream: Transform, chunk: Buffer) => {
     if (chunk.length === 0) return
@@ -311,7 +311,8 @@ async function scrubFile(body: SpooledBody, needles: Buffer[]): Promise<Scrubbed
   }
   const scrubber = new Transform({
     transform(chunk: Buffer, _encoding, done) {
-      const data = Buffer.from(scrubBytes(carry.length === 0 ? chunk : Buffer.concat([carry, chunk]), needles))
+      const scrubbed = scrubBytes(carry.length === 0 ? chunk : Buffer.concat([carry, chunk]), needles)
+      const data = Buffer.from(scrubbed.buffer, scrubbed.byteOffset, scrubbed.byteLength)
       const cut = Math.max(0, data.length - keep)
       carry = data.subarray(cut)
       emit(this, data.subarray(0, cut))
