@@ -100,7 +100,8 @@ const get = (url: string, init?: RequestInit) => fetch(url, init).then((r) => r.
 describe('what record writes', () => {
   it('never keys on a cache-buster: params come from the keys that tell answers apart over every request', async () => {
     const out = join(tempDir(), 'mocks')
-    await record(out, [(b) => get(`${b}/users?_=1`), (b) => get(`${b}/users?role=admin&_=2`), (b) => get(`${b}/users?cb=3&ts=4`)])
+    // The issue's two requests: `_` and `role` each tell them apart; only `role` may be chosen.
+    await record(out, [(b) => get(`${b}/users?_=1`), (b) => get(`${b}/users?role=admin&_=2`)])
     const routes = JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8'))
     expect(routes.users.get.map((e: { params: unknown }) => e.params)).toEqual([{}, { role: 'admin' }])
     const mock = await serve(out)
