@@ -35,9 +35,13 @@ const IMPORT_HELP = `Usage: mockyard import <file.har> [options]
 Writes the requests of a HAR file (browser DevTools export, Playwright recordHar) as
 <out>/routes.json and data files in <out>/data (merged into an existing routes.json).
 
+Only API-like requests are imported (fetch/XHR calls, JSON and other data); the page's own
+document, styles, scripts, images and fonts are left out unless --all is given.
+
 Options:
   -o, --out <folder>      where routes.json and data/ go (default mocks)
       --redact <name>     a header, query or body field whose values are never written; repeatable
+      --all               import the page's own requests too (document, styles, scripts, images, fonts)
   -h, --help              show this help
 
 Example:
@@ -127,6 +131,7 @@ async function runImport(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv, {
     out: { type: 'string', short: 'o' },
     redact: { type: 'string', multiple: true },
+    all: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   }, true)
   if (values.help) {
@@ -139,14 +144,19 @@ async function runImport(argv: string[]): Promise<void> {
     const result = await importHar(positionals[0]!, {
       out,
       redact: values.redact as string[] | undefined,
+      all: values.all === true,
       onRecord: (entry, record) => {
-        const path = new URL(entry.url).pathname
+        const path = record.path ?? new URL(entry.url).pathname
         const where = record.clash ? 'not written (clash, see the summary)' : record.skipped ? `not recorded: ${record.skipped}` : `-> ${record.route} ${record.method}${record.file ? ` (${record.file})` : ''}`
         process.stderr.write(`${entry.method} ${path} ${entry.status} ${where}\n`)
       },
     })
     if (result.notImported.length > 0) {
       process.stderr.write(formatMessage(`${result.notImported.length} HAR ${result.notImported.length === 1 ? 'entry was' : 'entries were'} not imported:`) + '\n' + result.notImported.map((line) => `  - ${line}`).join('\n') + '\n')
+    }
+    if (result.pageRequests.length > 0) {
+      const shownRequests = result.pageRequests.slice(0, 5).join(', ') + (result.pageRequests.length > 5 ? `, and ${result.pageRequests.length - 5} more` : '')
+      process.stderr.write(formatMessage(`${result.pageRequests.length} page ${result.pageRequests.length === 1 ? 'request was' : 'requests were'} left out (the page's document, styles, scripts, images, fonts): ${shownRequests}. --all imports them.`) + '\n')
     }
     process.stderr.write(summaryLine(result, out) + '\n')
   } catch (error) {

@@ -284,12 +284,22 @@ function insert(root: TrieNode, route: CompiledRoute): void {
       node.param ??= { name: route.key.split('/').filter(Boolean)[i]!.slice(1), node: newNode() }
       node = node.param.node
     } else {
-      let next = node.literal.get(segment)
-      if (!next) node.literal.set(segment, (next = newNode()))
+      const literal = unescapeSegment(segment)
+      let next = node.literal.get(literal)
+      if (!next) node.literal.set(literal, (next = newNode()))
       node = next
     }
   }
   node.route = route
+}
+
+/**
+ * A key segment that starts with a backslash is literal: `\:name` (JSON `"files/\\:name"`) is
+ * the path segment `:name`, `\*` the segment `*`. Request paths never hold a backslash (the URL parser turns it into a
+ * slash), so the escape cannot shadow a real path; `record` writes recorded paths this way.
+ */
+function unescapeSegment(segment: string): string {
+  return segment.startsWith('\\') ? segment.slice(1) : segment
 }
 
 function safeDecode(segment: string): string {
@@ -404,7 +414,7 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
     const normal = normalizePath(key)
     // Literal routes are found in the Map first, so only routes with parameters need the trie.
     if (/(^|\/)[:*]/.test(normal)) insert(root, compiled)
-    else literal.set(normal.split('/').filter(Boolean).join('/'), { route: compiled, params: NO_PARAMS })
+    else literal.set(normal.split('/').filter(Boolean).map(unescapeSegment).join('/'), { route: compiled, params: NO_PARAMS })
   }
   let config: RoutesConfig | undefined
   return {

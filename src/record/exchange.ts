@@ -1,4 +1,9 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import { randomUUID } from 'node:crypto'
+import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { Readable, Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { brotliDecompressSync, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from 'node:zlib'
 
 /** One request and the answer it got, as the recorder and the HAR import hand it to the writer. */
 export interface RecordedExchange {
@@ -10,8 +15,11 @@ export interface RecordedExchange {
   requestBody: Uint8Array | null
   status: number
   responseHeaders: Array<[string, string]>
-  /** The body as the client would read it (content-encoding already undone), or `null`. */
-  responseBody: Uint8Array | null
+  /**
+   * The body as the client would read it (content-encoding already undone), or `null`. A large
+   * body comes as a temporary file (`SpooledBody`) that the writer takes over: it moves or deletes it.
+   */
+  responseBody: Uint8Array | SpooledBody | null
   /**
    * Where the back end's own absolute links start (default: the origin of `url`): a `Location`
    * under it is written as a path, so the client stays on the mock.
@@ -62,4 +70,114 @@ export function pairsOf(raw: readonly string[]): Array<[string, string]> {
   const pairs: Array<[string, string]> = []
   for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!])
   return pairs
+}
+
+/** A body kept in a temporary file instead of memory; `size` in bytes. */
+export interface SpooledBody {
+  path: string
+  size: number
+}
+
+export const isSpooled = (body: Uint8Array | SpooledBody | null | undefined): body is SpooledBody => body !== null && body !== undefined && !(body instanceof Uint8Array)
+
+/** Bodies up to this size stay in memory; larger ones go to a temporary file as they arrive. */
+export const IN_MEMORY = 8 * 1024 * 1024
+/**
+ * The most a compressed answer may decode to and still be recorded: a decompression bomb (a few
+ * hundred KB of gzip that decode to gigabytes) is not written (docs/behaviour.md, "What gets written").
+ */
+export const MAX_DECODED = 100 * 1024 * 1024
+
+/**
+ * Collects a body: in memory up to `IN_MEMORY` bytes, then in a temporary file of `folder`
+ * (written synchronously chunk by chunk, so memory holds one chunk at a time).
+ */
+export class Spool {
+  #chunks: Buffer[] = []
+  #fd: number | undefined
+  #path: string | undefined
+  size = 0
+  constructor(private readonly folder: string) {}
+
+  write(chunk: Buffer): void {
+    this.size += chunk.length
+    if (this.#fd === undefined && this.size <= IN_MEMORY) {
+      this.#chunks.push(chunk)
+      return
+    }
+    if (this.#fd === undefined) {
+      this.#path = join(this.folder, `.mockyard-${process.pid}-${randomUUID()}.tmp`)
+      this.#fd = openSync(this.#path, 'w')
+      for (const held of this.#chunks) writeSync(this.#fd, held)
+      this.#chunks = []
+    }
+    writeSync(this.#fd, chunk)
+  }
+
+  /** The body collected: bytes, a temporary file, or `null` when empty. */
+  finish(): Uint8Array | SpooledBody | null {
+    if (this.#fd !== undefined) {
+      closeSync(this.#fd)
+      this.#fd = undefined
+      return { path: this.#path!, size: this.size }
+    }
+    return this.size === 0 ? null : Buffer.concat(this.#chunks)
+  }
+
+  /** Drops what was collected (its temporary file included). */
+  discard(): void {
+    if (this.#fd !== undefined) closeSync(this.#fd)
+    this.#fd = undefined
+    if (this.#path) rmSync(this.#path, { force: true })
+    this.#chunks = []
+  }
+}
+
+/** Deletes a spooled body's temporary file; bytes need nothing. */
+export function dropBody(body: Uint8Array | SpooledBody | null | undefined): void {
+  if (isSpooled(body)) rmSync(body.path, { force: true })
+}
+
+/** Why a body was not decoded for the disk. */
+export class TooLargeError extends Error {}
+
+/**
+ * Undoes a `Content-Encoding` as a stream, into memory or a temporary file (`Spool`), stopping
+ * once the decoded size passes `limit`: then it throws `TooLargeError`. A body that does not
+ * decode is kept as it came (what `decodeBody` does). The raw body is consumed either way.
+ */
+export async function decodeStreaming(raw: Uint8Array | SpooledBody, encoding: string | undefined, folder: string, limit = MAX_DECODED): Promise<Uint8Array | SpooledBody | null> {
+  const codings = (encoding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity')
+  if (codings.length === 0) return raw
+  const decoders = []
+  for (const coding of codings.reverse()) {
+    if (coding === 'gzip' || coding === 'x-gzip') decoders.push(createGunzip())
+    else if (coding === 'deflate') decoders.push(createInflate())
+    else if (coding === 'br') decoders.push(createBrotliDecompress())
+    else return raw
+  }
+  const out = new Spool(folder)
+  const sink = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      if (out.size + chunk.length > limit) return done(new TooLargeError(`decodes to more than ${limit / 1024 / 1024} MB`))
+      out.write(chunk)
+      done()
+    },
+  })
+  const source = isSpooled(raw) ? createReadStream(raw.path) : Readable.from([Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength)])
+  try {
+    await pipeline([source, ...decoders, sink])
+  } catch (error) {
+    out.discard()
+    if (error instanceof TooLargeError) {
+      dropBody(raw)
+      throw error
+    }
+    return raw
+  }
+  dropBody(raw)
+  return out.finish()
 }

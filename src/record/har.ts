@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { readFileSync, realpathSync } from 'node:fs'
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { countOf } from '../core/count.js'
 import { ConfigError } from '../core/errors.js'
 import { parseJsonFile } from '../node/load-config.js'
@@ -31,13 +31,20 @@ export interface ImportHarOptions {
   out?: string
   /** Header, query and body field names whose values are never written. */
   redact?: string[]
+  /**
+   * Import every request, the page's own too (its document, styles, scripts, images, fonts). By
+   * default only API-like requests are imported (`--all` on the CLI).
+   */
+  all?: boolean
   /** Called once per imported entry with what the writer did. */
   onRecord?: (entry: { method: string; url: string; status: number }, result: RecordResult) => void
 }
 
 export interface ImportHarResult extends RecordSummary {
-  /** Entries not imported, one line each: no response content in the HAR, no response at all, not HTTP. */
+  /** Entries not imported, one line each: no response content in the HAR, no response at all, not HTTP, malformed. */
   notImported: string[]
+  /** Page requests left out (without `all`): `GET /style.css (stylesheet)`... */
+  pageRequests: string[]
 }
 
 const EMPTY_STATUS = (status: number) => status === 204 || status === 304 || (status >= 100 && status < 200)
@@ -73,72 +80,214 @@ export async function importHar(file: string, options: ImportHarOptions = {}): P
   const entries = (parsed.value as { log?: { entries?: unknown } } | null)?.log?.entries
   if (!Array.isArray(entries)) throw new ConfigError([{ file: path, pointer: '/log/entries', message: 'this is not a HAR file: it has no log.entries array', fix: 'Export the HAR from the browser\'s network panel, or from Playwright\'s recordHar.' }])
 
-  const writer = createRecordWriter({ out: options.out ?? 'mocks', redact: options.redact })
+  const writer = createRecordWriter({ out: options.out ?? 'mocks', redact: options.redact, batch: true })
   const notImported: string[] = []
-  const readSide = (name: string): Uint8Array | undefined => {
+  const pageRequests: string[] = []
+  const realFolder = realpathSync(folder)
+  /** A side file, read only from beside the HAR (or a folder under it): never an absolute path, `..` or a symlink out. */
+  const readSide = (name: string): Uint8Array | string => {
+    if (isAbsolute(name) || name.includes('\0')) return `the side file "${name}" is not beside the HAR: side files are read only from the HAR's folder`
+    const wanted = resolve(folder, name)
+    if (!inside(folder, wanted)) return `the side file "${name}" is not beside the HAR: side files are read only from the HAR's folder`
     try {
-      return readFileSync(resolve(folder, name))
+      if (!inside(realFolder, realpathSync(wanted))) return `the side file "${name}" leads out of the HAR's folder (a symlink): side files are read only from the HAR's folder`
+      return readFileSync(wanted)
     } catch {
-      return undefined
+      return `its response content is in the side file ${name}, which is not beside the HAR`
     }
   }
 
-  for (const [index, entry] of (entries as HarEntry[]).entries()) {
-    const request = entry?.request
-    const response = entry?.response
-    const method = (request?.method ?? 'GET').toUpperCase()
-    const url = request?.url ?? ''
-    const label = `#${index} ${method} ${url.split('?')[0]}`
+  for (const [index, raw] of entries.entries()) {
+    const checked = checkEntry(raw, index)
+    if (typeof checked === 'string') {
+      notImported.push(checked)
+      continue
+    }
+    const { method, url, status, request, response, label } = checked
     if (!/^https?:\/\//i.test(url)) {
       notImported.push(`${label}: not an http(s) request`)
       continue
     }
-    const status = response?.status ?? 0
-    if (!response || status <= 0) {
+    if (!URL.canParse(url)) {
+      notImported.push(`${label}: log.entries[${index}].request.url is not a valid URL`)
+      continue
+    }
+    if (status <= 0) {
       notImported.push(`${label}: the HAR holds no response (the request failed or was blocked)`)
       continue
+    }
+    if (!options.all) {
+      const kind = pageAssetKind(raw as HarEntry, method, url)
+      if (kind) {
+        pageRequests.push(`${method} ${new URL(url).pathname} (${kind})`)
+        continue
+      }
     }
     const content = response.content ?? {}
     let responseBody: Uint8Array | null = null
     if (content._file !== undefined) {
-      responseBody = readSide(content._file) ?? null
-      if (responseBody === null) {
-        notImported.push(`${label}: its response content is in the side file ${content._file}, which is not beside the HAR`)
+      const side = readSide(content._file)
+      if (typeof side === 'string') {
+        notImported.push(`${label}: ${side}`)
         continue
       }
+      responseBody = side
     } else if (typeof content.text === 'string') {
       responseBody = content.encoding === 'base64' ? Buffer.from(content.text, 'base64') : Buffer.from(content.text, 'utf8')
     } else if (!EMPTY_STATUS(status) && !(status >= 300 && status < 400) && (content.size ?? 0) !== 0 && method !== 'HEAD') {
       notImported.push(`${label}: the HAR holds no response content (${unsavedBody(content.size)}); record it with mockyard record, or export the HAR with content`)
       continue
     }
-    const responseHeaders: Array<[string, string]> = (response.headers ?? []).map((h) => [h.name, h.value])
+    const responseHeaders: Array<[string, string]> = (response.headers ?? []).map((h) => [h.name, String(h.value)])
     if (content.mimeType && !responseHeaders.some(([name]) => name.toLowerCase() === 'content-type') && responseBody && responseBody.byteLength > 0) {
       responseHeaders.push(['content-type', content.mimeType])
     }
     if (response.redirectURL && !responseHeaders.some(([name]) => name.toLowerCase() === 'location')) responseHeaders.push(['location', response.redirectURL])
-    const requestHeaders: Array<[string, string]> = (request?.headers ?? []).filter((h) => !h.name.startsWith(':')).map((h) => [h.name, h.value])
-    const requestBody = await requestBodyOf(request?.postData, requestHeaders, readSide)
-    const result = await writer.add({
-      method,
-      url,
-      requestHeaders,
-      requestBody,
-      status,
-      // DevTools save the decoded text: the content-encoding no longer applies.
-      responseHeaders: responseHeaders.filter(([name]) => name.toLowerCase() !== 'content-encoding'),
-      responseBody: responseBody && responseBody.byteLength > 0 ? responseBody : null,
-    } satisfies RecordedExchange)
+    const requestHeaders: Array<[string, string]> = (request.headers ?? []).filter((h) => !h.name.startsWith(':')).map((h) => [h.name, String(h.value)])
+    let requestBody: Uint8Array | null
+    try {
+      requestBody = await requestBodyOf(request.postData, requestHeaders, readSide)
+    } catch (error) {
+      notImported.push(`${label}: its request body cannot be rebuilt (${(error as Error).message})`)
+      continue
+    }
+    let result: RecordResult
+    try {
+      result = await writer.add({
+        method,
+        url,
+        requestHeaders,
+        requestBody,
+        status,
+        // DevTools save the decoded text: the content-encoding no longer applies.
+        responseHeaders: responseHeaders.filter(([name]) => name.toLowerCase() !== 'content-encoding'),
+        responseBody: responseBody && responseBody.byteLength > 0 ? responseBody : null,
+      } satisfies RecordedExchange)
+    } catch (error) {
+      notImported.push(`${label}: ${(error as Error).message}`)
+      continue
+    }
+    if (result.skipped) notImported.push(`${label}: ${result.skipped}`)
     options.onRecord?.({ method, url, status }, result)
   }
-  return { ...writer.summary(), notImported }
+  await writer.flush()
+  return { ...writer.summary(), notImported, pageRequests }
+}
+
+/** `child` is `folder` itself or lies under it. */
+function inside(folder: string, child: string): boolean {
+  const path = relative(folder, child)
+  return path !== '' && !path.startsWith('..' + sep) && path !== '..' && !isAbsolute(path)
+}
+
+interface CheckedEntry {
+  method: string
+  url: string
+  status: number
+  label: string
+  request: NonNullable<HarEntry['request']>
+  response: NonNullable<HarEntry['response']>
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/**
+ * Checks the shape of one HAR entry before anything reads it: the entry's number, method and URL,
+ * the JSON path of the first problem and what is wrong, or the entry with its status as a number
+ * (`"201"` is read as 201).
+ */
+function checkEntry(entry: unknown, index: number): CheckedEntry | string {
+  const at = `log.entries[${index}]`
+  if (!isObject(entry)) return `#${index}: ${at} is not an object`
+  const request = entry.request
+  if (!isObject(request)) return `#${index}: ${at}.request is missing or not an object`
+  const method = request.method === undefined ? 'GET' : request.method
+  if (typeof method !== 'string' || !/^[A-Za-z]+$/.test(method)) return `#${index}: ${at}.request.method must be a method name such as "GET", got ${JSON.stringify(method)}`
+  if (typeof request.url !== 'string') return `#${index} ${method}: ${at}.request.url must be a string, got ${JSON.stringify(request.url) ?? 'nothing'}`
+  const label = `#${index} ${method.toUpperCase()} ${request.url.split('?')[0]}`
+  const problem = (path: string, what: string) => `${label}: ${at}.${path} ${what}`
+  const headers = (path: string, list: unknown): string | undefined => {
+    if (list === undefined) return undefined
+    if (!Array.isArray(list)) return problem(path, 'must be an array of { "name", "value" }')
+    for (const [i, header] of list.entries()) {
+      if (!isObject(header)) return problem(`${path}[${i}]`, 'must be an object { "name", "value" }')
+      if (typeof header.name !== 'string' || header.name === '') return problem(`${path}[${i}]`, 'has no name')
+      if (typeof header.value !== 'string' && typeof header.value !== 'number') return problem(`${path}[${i}].value`, `must be a string (header "${header.name}")`)
+    }
+    return undefined
+  }
+  const requestProblem = headers('request.headers', request.headers)
+  if (requestProblem) return requestProblem
+  const postData = request.postData
+  if (postData !== undefined) {
+    if (!isObject(postData)) return problem('request.postData', 'must be an object')
+    if (postData.text !== undefined && typeof postData.text !== 'string') return problem('request.postData.text', 'must be a string')
+    if (postData.mimeType !== undefined && typeof postData.mimeType !== 'string') return problem('request.postData.mimeType', 'must be a string')
+    if (postData._file !== undefined && typeof postData._file !== 'string') return problem('request.postData._file', 'must be a file name')
+    if (postData.params !== undefined) {
+      if (!Array.isArray(postData.params)) return problem('request.postData.params', 'must be an array of { "name", "value" }')
+      for (const [i, param] of postData.params.entries()) {
+        if (!isObject(param) || typeof param.name !== 'string') return problem(`request.postData.params[${i}]`, 'has no name')
+        if (param.value !== undefined && typeof param.value !== 'string') return problem(`request.postData.params[${i}].value`, 'must be a string')
+        if (param.fileName !== undefined && typeof param.fileName !== 'string') return problem(`request.postData.params[${i}].fileName`, 'must be a string')
+      }
+    }
+  }
+  const response = entry.response
+  if (response === undefined || response === null) return { method: method.toUpperCase(), url: request.url, status: 0, label, request: request as CheckedEntry['request'], response: {} }
+  if (!isObject(response)) return problem('response', 'must be an object')
+  let status = response.status ?? 0
+  if (typeof status === 'string' && /^\s*\d+\s*$/.test(status)) status = Number(status)
+  if (typeof status !== 'number' || !Number.isInteger(status)) return problem('response.status', `must be a whole number, got ${JSON.stringify(status)}`)
+  const responseProblem = headers('response.headers', response.headers)
+  if (responseProblem) return responseProblem
+  const content = response.content
+  if (content !== undefined) {
+    if (!isObject(content)) return problem('response.content', 'must be an object')
+    if (content.text !== undefined && typeof content.text !== 'string') return problem('response.content.text', 'must be a string')
+    if (content.encoding !== undefined && content.encoding !== 'base64' && content.encoding !== '') return problem('response.content.encoding', `must be "base64" when given, got ${JSON.stringify(content.encoding)}`)
+    if (content.mimeType !== undefined && typeof content.mimeType !== 'string') return problem('response.content.mimeType', 'must be a string')
+    if (content._file !== undefined && typeof content._file !== 'string') return problem('response.content._file', 'must be a file name')
+    if (content.size !== undefined && typeof content.size !== 'number') return problem('response.content.size', 'must be a number')
+  }
+  if (response.redirectURL !== undefined && typeof response.redirectURL !== 'string') return problem('response.redirectURL', 'must be a string')
+  return { method: method.toUpperCase(), url: request.url, status, label, request: request as CheckedEntry['request'], response: response as CheckedEntry['response'] }
+}
+
+/** Chrome's resource types that are the page's own, not its API calls. */
+const PAGE_RESOURCE_TYPES = new Set(['document', 'stylesheet', 'script', 'image', 'font', 'media', 'manifest', 'texttrack', 'cspviolationreport', 'signedexchange'])
+/** Chrome's resource types of API calls. */
+const API_RESOURCE_TYPES = new Set(['xhr', 'fetch', 'eventsource', 'websocket', 'preflight'])
+const PAGE_TYPES = /^(text\/(html|css|javascript|ecmascript)|application\/(javascript|ecmascript|x-javascript|wasm|manifest\+json)|image\/|font\/|audio\/|video\/|application\/(font|x-font)-)/i
+const PAGE_EXTENSIONS = /\.(html?|css|m?js|map|png|jpe?g|gif|svg|ico|webp|avif|bmp|woff2?|ttf|otf|eot|webmanifest|wasm|mp4|webm|mp3)$/i
+
+/**
+ * What kind of page request a HAR entry is (the page's document, its styles, scripts, images,
+ * fonts), or `undefined` for an API-like request. Chrome says it (`_resourceType`); otherwise (and
+ * for Chrome's `other`) the response's media type, then the path's extension, decide. Methods other than GET and HEAD are
+ * always API requests.
+ */
+export function pageAssetKind(entry: HarEntry, method: string, url: string): string | undefined {
+  if (method !== 'GET' && method !== 'HEAD') return undefined
+  const resourceType = (entry as { _resourceType?: unknown })._resourceType
+  if (typeof resourceType === 'string' && resourceType !== '') {
+    const lower = resourceType.toLowerCase()
+    if (PAGE_RESOURCE_TYPES.has(lower)) return lower
+    if (API_RESOURCE_TYPES.has(lower)) return undefined
+  }
+  const headerType = entry.response?.headers?.find((h) => h.name.toLowerCase() === 'content-type')?.value
+  const type = String(headerType ?? entry.response?.content?.mimeType ?? '').split(';')[0]!.trim()
+  if (PAGE_TYPES.test(type)) return type
+  const path = new URL(url).pathname
+  if (PAGE_EXTENSIONS.test(path)) return path.slice(path.lastIndexOf('.') + 1)
+  return undefined
 }
 
 /**
  * The request body a HAR entry describes. A multipart form whose text DevTools left out (or
  * mangled: binary parts) is rebuilt from its `params`, file fields by their file names.
  */
-async function requestBodyOf(postData: NonNullable<HarEntry['request']>['postData'], headers: Array<[string, string]>, readSide: (name: string) => Uint8Array | undefined): Promise<Uint8Array | null> {
+async function requestBodyOf(postData: NonNullable<HarEntry['request']>['postData'], headers: Array<[string, string]>, readSide: (name: string) => Uint8Array | string): Promise<Uint8Array | null> {
   if (!postData) return null
   const type = postData.mimeType ?? headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? ''
   if (/^multipart\/form-data/i.test(type) && Array.isArray(postData.params) && postData.params.length > 0) {
@@ -154,7 +303,11 @@ async function requestBodyOf(postData: NonNullable<HarEntry['request']>['postDat
     else headers[index] = [headers[index]![0], contentType]
     return new Uint8Array(await encoded.arrayBuffer())
   }
-  if (postData._file !== undefined) return readSide(postData._file) ?? null
+  if (postData._file !== undefined) {
+    const side = readSide(postData._file)
+    if (typeof side === 'string') throw new Error(side)
+    return side
+  }
   if (typeof postData.text === 'string') {
     if (!headers.some(([name]) => name.toLowerCase() === 'content-type') && postData.mimeType) headers.push(['content-type', postData.mimeType])
     return postData.encoding === 'base64' ? Buffer.from(postData.text, 'base64') : Buffer.from(postData.text, 'utf8')

@@ -5,7 +5,7 @@ import { errorResponse } from '../core/build-response.js'
 import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend, targetIsListener, UPSTREAM_TIMEOUT_MS } from '../node/forward.js'
 import { payloadTooLarge, readBody } from '../node/node-handler.js'
 import { answerThenDrain } from '../node/wire.js'
-import { decodeBody, pairsOf } from './exchange.js'
+import { decodeStreaming, pairsOf, Spool, TooLargeError } from './exchange.js'
 import { createRecordWriter, type RecordResult, type RecordSummary } from './writer.js'
 
 export interface RecorderOptions {
@@ -125,33 +125,47 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
           report(`${method} ${pathOnly(path)} ${status} not recorded: the request came back to this recorder (a loop)`, undefined)
           return
         }
-        const received: Buffer[] = []
-        response.on('data', (chunk: Buffer) => {
-          received.push(chunk)
-          res.write(chunk)
+        // The body goes to the client and to a spool (memory, then a temporary file past 8 MB):
+        // a large answer never sits in memory whole, and a slow client pauses the target.
+        const received = new Spool(writer.dataFolder)
+        // An answer cut short (the client went, the target failed) leaves no temporary file.
+        response.on('close', () => {
+          if (!response.complete) received.discard()
         })
+        response.on('data', (chunk: Buffer) => {
+          received.write(chunk)
+          if (!res.write(chunk)) {
+            response.pause()
+            res.once('drain', () => response.resume())
+          }
+        })
+        res.on('close', () => response.resume())
         response.on('error', () => {
+          received.discard()
           res.destroy()
           answered()
         })
         response.on('end', () => {
           res.end()
-          const raw = Buffer.concat(received)
+          const raw = received.finish()
           const responseHeaders = pairsOf(response.rawHeaders)
           const encoding = response.headers['content-encoding']
-          const recorded = writer.add({
-            method,
-            url: targetlessUrl(path),
-            requestHeaders: pairsOf(req.rawHeaders),
-            requestBody: body,
-            status,
-            responseHeaders: responseHeaders.filter(([name]) => name.toLowerCase() !== 'content-encoding'),
-            responseBody: raw.byteLength === 0 ? null : decodeBody(raw, encoding),
-            origin: target.origin + target.pathname.replace(/\/+$/, ''),
-          })
+          const recorded = (raw === null ? Promise.resolve(null) : decodeStreaming(raw, encoding, writer.dataFolder)).then((responseBody) =>
+            writer.add({
+              method,
+              url: targetlessUrl(path),
+              requestHeaders: pairsOf(req.rawHeaders),
+              requestBody: body,
+              status,
+              responseHeaders: responseHeaders.filter(([name]) => name.toLowerCase() !== 'content-encoding'),
+              responseBody,
+              origin: target.origin + target.pathname.replace(/\/+$/, ''),
+            }),
+          )
           recorded.then(
             (result) => report(lineOf(method, path, status, result), result),
-            (failure: Error) => report(`${method} ${pathOnly(path)} ${status} not recorded: ${failure.message}`, undefined),
+            (failure: Error) =>
+              report(failure instanceof TooLargeError ? `${method} ${pathOnly(path)} ${status} not recorded: its ${encoding} body ${failure.message} (the limit for a compressed answer)` : `${method} ${pathOnly(path)} ${status} not recorded: ${failure.message}`, undefined),
           )
           track(recorded).finally(answered).catch(() => undefined)
         })
@@ -219,5 +233,5 @@ function pathOnly(path: string): string {
 /** The per-request line: what came in, what it answered and where it went. */
 export function lineOf(method: string, path: string, status: number, result: RecordResult): string {
   const where = result.clash ? 'not written (clash, see the summary)' : result.skipped ? `not recorded: ${result.skipped}` : `-> ${result.route} ${result.method}${result.file ? ` (${result.file})` : ''}`
-  return `${method} ${pathOnly(path)} ${status} ${where}`
+  return `${method} ${pathOnly(result.path === undefined ? path : result.path + (path.includes('?') ? '?' : ''))} ${status} ${where}`
 }

@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { Transform } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { join, resolve } from 'node:path'
 import { compileRoutes, methodOf, type RouteTable } from '../core/compile-routes.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
@@ -10,12 +12,14 @@ import type { RouteEntryConfig, RoutesConfig, SequenceItemConfig } from '../core
 import { validateRoutes } from '../core/validate-routes.js'
 import { contentTypeOf } from '../core/build-response.js'
 import { parseJsonFile } from '../node/load-config.js'
-import { HOP_BY_HOP, SECRET_HEADERS, type RecordedExchange } from './exchange.js'
+import { dropBody, HOP_BY_HOP, isSpooled, SECRET_HEADERS, type RecordedExchange, type SpooledBody } from './exchange.js'
 
 /** What the writer did with one exchange. */
 export interface RecordResult {
   /** The route key the request belongs to. */
   route: string
+  /** The request path for a log line, each segment holding a secret shown as `[redacted]`. */
+  path?: string
   /** Lower-case method key (`get`, `post`, ...). */
   method: string
   /** The data file that holds the answer's body, if it has one. */
@@ -44,6 +48,11 @@ export interface RecordWriterOptions {
   out: string
   /** Header, query and body field names (case-insensitive) whose values never reach the disk. */
   redact?: string[]
+  /**
+   * Write routes.json only on `flush()`, not after each exchange (data files are still written as
+   * they come). `import` uses it: a 10,000-entry HAR rewrites routes.json once, not 10,000 times.
+   */
+  batch?: boolean
 }
 
 export interface RecordWriter {
@@ -51,6 +60,8 @@ export interface RecordWriter {
   readonly dataFolder: string
   /** Records one exchange and writes what changed (data file first, then routes.json, each atomically). */
   add(exchange: RecordedExchange): Promise<RecordResult>
+  /** Writes routes.json if anything changed since the last write (needed with `batch`). */
+  flush(): Promise<void>
   summary(): RecordSummary
 }
 
@@ -98,16 +109,34 @@ const MAX_SECRETS = 1000
 const REDACTED = '[redacted]'
 const QUERY_METHODS = new Set(['GET', 'HEAD', 'DELETE'])
 const ABSENT = '\u0000absent'
+/**
+ * Query parameters that only defeat caches (jQuery's `_`, ExtJS's `_dc`, the usual timestamps):
+ * their values differ on every request and never decide the answer, so they are never `params`.
+ */
+export const CACHE_BUSTERS = new Set(['_', '_t', '_ts', '__t', '_dc', 't', 'ts', 'timestamp', 'cb', 'cachebust', 'cachebuster', 'cache_bust', 'cache-bust', 'nocache', 'no_cache', 'nc', 'rnd'])
+/** The statuses a routes file can hold (and the mock can answer): anything else is not written. */
+const ANSWERABLE = (status: number) => Number.isInteger(status) && status >= 200 && status <= 599
+
+/**
+ * Creates a file that does not exist yet, in one open (`wx`): false when it exists. Batches use
+ * it instead of `writeAtomic`: routes.json names the file only at the end, so a crash midway
+ * leaves at worst a partial file no route uses (and a later run never overwrites it).
+ */
+function createExclusive(path: string, data: Uint8Array): boolean {
+  try {
+    writeFileSync(path, data, { flag: 'wx' })
+    return true
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
+  }
+}
 
 /** Writes a file atomically: a temporary file beside it (a name no other write uses), then a rename over it. */
 export function writeAtomic(path: string, data: string | Uint8Array): void {
   const temp = `${path}.${process.pid}.${randomUUID()}.tmp`
   writeFileSync(temp, data)
   renameSync(temp, path)
-}
-
-function isTextType(type: string): boolean {
-  return type.startsWith('text/') || type === 'application/json' || type === 'application/xml' || type === 'application/javascript' || type === 'application/x-www-form-urlencoded' || /\+(json|xml)$/.test(type)
 }
 
 /** A file-name stem from a route key: `v1/users/42` -> `v1-users-42`. */
@@ -121,10 +150,37 @@ function slug(key: string): string {
   return text === '' ? 'index' : text
 }
 
-/** The route key of a request path: no leading or trailing slash (`/` itself stays `/`). */
-function routeKeyOf(pathname: string): string {
+/**
+ * The route key of a request path: no leading or trailing slash (`/` itself stays `/`). Recorded
+ * paths are literal: a segment that would read as a parameter (`:name`) or a wildcard (`*`) is
+ * escaped with a backslash. A segment that holds a secret becomes a parameter (`:redacted`), so
+ * the secret is written nowhere and the mock still answers that path.
+ */
+function routeKeyOf(pathname: string, secrets: Set<string>): string {
   const key = pathname.replace(/^\/+|\/+$/g, '')
-  return key === '' ? '/' : key
+  if (key === '') return '/'
+  let hidden = 0
+  return key
+    .split('/')
+    .map((segment) => {
+      if (holdsSecret(safeDecode(segment), secrets) || holdsSecret(segment, secrets)) return `:redacted${++hidden === 1 ? '' : hidden}`
+      return segment.startsWith(':') || segment === '*' ? `\\${segment}` : segment
+    })
+    .join('/')
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/** A secret (4 characters or more) occurs in the text. */
+function holdsSecret(text: string, secrets: Set<string>): boolean {
+  for (const secret of secrets) if (secret.length >= 4 && text.includes(secret)) return true
+  return false
 }
 
 /**
@@ -192,6 +248,111 @@ function scrub(text: string, secrets: Set<string>): string {
   return result
 }
 
+/** The byte sequences to replace: each secret (4 characters or more) and its URL-encoded form, longest first. */
+function needlesOf(secrets: Set<string>): Buffer[] {
+  const needles = new Map<string, Buffer>()
+  for (const secret of secrets) {
+    if (secret.length < 4) continue
+    for (const form of [secret, encodeURIComponent(secret)]) needles.set(form, Buffer.from(form))
+  }
+  return [...needles.values()].sort((a, b) => b.length - a.length)
+}
+
+const REDACTED_BYTES = Buffer.from(REDACTED)
+
+/**
+ * Replaces every needle in a body, whatever its type (JSON, NDJSON, YAML, binary...): a secret
+ * echoed in any body never reaches the disk. UTF-8 is self-synchronising, so replacing bytes
+ * never splits a character of text. The same bytes come back when nothing was found.
+ */
+function scrubBytes(bytes: Uint8Array, needles: Buffer[]): Uint8Array {
+  let data = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  let changed = false
+  for (const needle of needles) {
+    let at = data.indexOf(needle)
+    if (at === -1) continue
+    const parts: Buffer[] = []
+    let from = 0
+    while (at !== -1) {
+      parts.push(data.subarray(from, at), REDACTED_BYTES)
+      from = at + needle.length
+      at = data.indexOf(needle, from)
+    }
+    parts.push(data.subarray(from))
+    data = Buffer.concat(parts)
+    changed = true
+  }
+  return changed ? data : bytes
+}
+
+/** A spooled body after scrubbing: a new temporary file, its size and sha1. */
+interface ScrubbedFile {
+  path: string
+  size: number
+  hash: string
+}
+
+/**
+ * Scrubs a spooled body as a stream into a new temporary file, hashing it on the way; the
+ * original file is deleted. A window of the longest needle's length minus one is carried from
+ * chunk to chunk, so a secret split across two chunks is found too.
+ */
+async function scrubFile(body: SpooledBody, needles: Buffer[]): Promise<ScrubbedFile> {
+  const path = `${body.path}.clean.tmp`
+  const hash = createHash('sha1')
+  const keep = Math.max(0, ...needles.map((n) => n.length - 1))
+  let carry: Buffer = Buffer.alloc(0)
+  let size = 0
+  const emit = (stream: Transform, chunk: Buffer) => {
+    if (chunk.length === 0) return
+    hash.update(chunk)
+    size += chunk.length
+    stream.push(chunk)
+  }
+  const scrubber = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const scrubbed = scrubBytes(carry.length === 0 ? chunk : Buffer.concat([carry, chunk]), needles)
+      const data = Buffer.from(scrubbed.buffer, scrubbed.byteOffset, scrubbed.byteLength)
+      const cut = Math.max(0, data.length - keep)
+      carry = data.subarray(cut)
+      emit(this, data.subarray(0, cut))
+      done()
+    },
+    flush(done) {
+      emit(this, carry)
+      done()
+    },
+  })
+  try {
+    await pipeline(createReadStream(body.path, { highWaterMark: 1024 * 1024 }), scrubber, createWriteStream(path))
+  } catch (error) {
+    rmSync(path, { force: true })
+    throw error
+  } finally {
+    rmSync(body.path, { force: true })
+  }
+  return { path, size, hash: hash.digest('hex') }
+}
+
+/** The sha1 of a file, read as a stream. */
+async function hashFile(path: string): Promise<string> {
+  const hash = createHash('sha1')
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
+
+/** The first bytes of a body, to tell whether it looks like JSON. */
+function headOf(body: Uint8Array | SpooledBody): Uint8Array {
+  if (!isSpooled(body)) return body.subarray(0, 64)
+  const head = Buffer.alloc(64)
+  const fd = openSync(body.path, 'r')
+  try {
+    return head.subarray(0, readSync(fd, head, 0, 64, 0))
+  } finally {
+    closeSync(fd)
+  }
+}
+
 const sortedJson = (value: unknown) => JSON.stringify(value)
 
 type ExtensionTable = { getExtension(type: string): string | null }
@@ -237,6 +398,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   const clashes: string[] = []
   const knownSecrets = new Set<string>()
   let queue: Promise<unknown> = Promise.resolve()
+  let dirty = false
 
   /** The values `params` can score for this request, redacted names left out. */
   async function valuesOf(exchange: RecordedExchange, url: URL, secrets: Set<string>): Promise<Map<string, ParamValue>> {
@@ -257,6 +419,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
         collectSecrets(value, secrets)
         continue
       }
+      if (CACHE_BUSTERS.has(name.toLowerCase())) continue
       if (values.has(name) || values.size >= MAX_FIELDS) continue
       if ((Array.isArray(value) ? value.join('') : value).length > MAX_VALUE) continue
       values.set(name, value)
@@ -264,12 +427,26 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     return values
   }
 
-  /** A data file name for a body of this route, never one already taken by someone else. */
-  function fileFor(route: RecordedRoute, method: string, bytes: Uint8Array, type: string, mime: ExtensionTable): string {
-    const hash = createHash('sha1').update(bytes).digest('hex')
+  /**
+   * A data file name for a body of this route, never one already taken by someone else. The
+   * body is bytes or a scrubbed temporary file, which is renamed into place or deleted.
+   */
+  async function fileFor(route: RecordedRoute, method: string, body: Uint8Array | ScrubbedFile, type: string, mime: ExtensionTable): Promise<string> {
+    const spooled = !(body instanceof Uint8Array)
+    try {
+      return await placeFile(route, method, body, type, mime)
+    } finally {
+      if (spooled) rmSync(body.path, { force: true })
+    }
+  }
+
+  async function placeFile(route: RecordedRoute, method: string, body: Uint8Array | ScrubbedFile, type: string, mime: ExtensionTable): Promise<string> {
+    const bytes = body instanceof Uint8Array ? body : undefined
+    const size = bytes ? bytes.byteLength : (body as ScrubbedFile).size
+    const hash = bytes ? createHash('sha1').update(bytes).digest('hex') : (body as ScrubbedFile).hash
     const known = route.files.get(hash)
     if (known) return known
-    const extension = (type && mime.getExtension(type)) || (/\+json$/.test(type) || (type === '' && looksLikeJson(bytes)) ? 'json' : /\+xml$/.test(type) ? 'xml' : 'bin')
+    const extension = (type && mime.getExtension(type)) || (/\+json$/.test(type) || (type === '' && looksLikeJson(bytes ?? headOf({ path: (body as ScrubbedFile).path, size }))) ? 'json' : /\+xml$/.test(type) ? 'xml' : 'bin')
     // `feed.xml` holds XML: `feed.xml`, not `feed.xml.xml`.
     const base = slug(route.key)
     const stem = (base.toLowerCase().endsWith(`.${extension}`) && base.length > extension.length + 1 ? base.slice(0, -extension.length - 1) : base) + (method === 'get' ? '' : `-${method}`)
@@ -277,11 +454,14 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       const name = `${stem}${n === 1 ? '' : `-${n}`}.${extension}`
       if (usedNames.has(name.toLowerCase())) continue
       const path = join(dataFolder, name)
-      if (existsSync(path)) {
+      if (bytes && options.batch && createExclusive(path, bytes)) {
+        filesWritten++
+      } else if (existsSync(path)) {
         // A file of an earlier recording with these very bytes is reused; anything else is left alone.
-        if (statSync(path).size !== bytes.byteLength || createHash('sha1').update(readFileSync(path)).digest('hex') !== hash) continue
+        if (statSync(path).size !== size || (await hashFile(path)) !== hash) continue
       } else {
-        writeAtomic(path, bytes)
+        if (bytes) writeAtomic(path, bytes)
+        else renameSync((body as ScrubbedFile).path, path)
         filesWritten++
       }
       usedNames.add(name.toLowerCase())
@@ -310,7 +490,8 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     if (location !== undefined) location = ownPath(location, exchange.origin ?? new URL(exchange.url).origin)
     const type = mediaType(contentType)
     const body = exchange.responseBody
-    const hasBody = body !== null && body !== undefined && body.byteLength > 0 && exchange.status !== 204 && exchange.status !== 304 && method !== 'head'
+    const size = body === null || body === undefined ? 0 : isSpooled(body) ? body.size : body.byteLength
+    const hasBody = body !== null && body !== undefined && size > 0 && exchange.status !== 204 && exchange.status !== 304 && method !== 'head'
     // A redirect that came with a typed body (Express sends text/plain "Found. Redirecting to
     // ...") keeps it: status, file and Location, as `url` would answer without a body
     // (docs/behaviour.md, "Record, import and proxy").
@@ -320,14 +501,11 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       if (exchange.status === 302) delete answer.status
     } else if (location !== undefined) headers['Location'] = location
     if (hasBody && !redirect) {
-      let bytes = body
-      if (isTextType(type) || (type === '' && looksLikeJson(body))) {
-        const text = new TextDecoder().decode(body)
-        if (type === 'application/json' || type.endsWith('+json')) collectJsonSecrets(text, redact, secrets)
-        const clean = scrub(text, secrets)
-        if (clean !== text) bytes = new TextEncoder().encode(clean)
-      }
-      answer.file = fileFor(route, method, bytes, type, await extensionTable())
+      // JSON response fields named by --redact are secrets too (bodies held in memory: up to 8 MB).
+      if (!isSpooled(body) && (type === 'application/json' || type.endsWith('+json') || (type === '' && looksLikeJson(body)))) collectJsonSecrets(new TextDecoder().decode(body), redact, secrets)
+      const needles = needlesOf(secrets)
+      const clean = isSpooled(body) ? await scrubFile(body, needles) : scrubBytes(body, needles)
+      answer.file = await fileFor(route, method, clean, type, await extensionTable())
       // The mock types a file by its extension: keep the real type where the two differ.
       if (type !== '' && mediaType(await contentTypeOf(answer.file)) !== type) headers['Content-Type'] = contentType
     } else if (type !== '' && method === 'head') headers['Content-Type'] = contentType
@@ -337,12 +515,37 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   }
 
   async function record(exchange: RecordedExchange): Promise<RecordResult> {
+    const note: { path?: string } = {}
+    try {
+      return { ...(await recordOne(exchange, note)), path: note.path }
+    } finally {
+      // A spooled body not moved into the data folder (skipped, redirect, HEAD...) goes.
+      dropBody(exchange.responseBody)
+    }
+  }
+
+  async function recordOne(exchange: RecordedExchange, note: { path?: string }): Promise<RecordResult> {
     requests++
     const url = new URL(exchange.url)
-    const key = routeKeyOf(url.pathname)
+    // Secrets seen earlier in the session count too: a cookie set by one answer may show up in the next.
+    const secrets = new Set<string>(knownSecrets)
+    for (const [name, value] of exchange.requestHeaders) {
+      const lower = name.toLowerCase()
+      if (SECRET_HEADERS.has(lower) || redact.has(lower)) headerSecrets(lower, value, secrets)
+    }
+    for (const [name, value] of parseQuery(url.search)) if (redact.has(name.toLowerCase())) collectSecrets(value, secrets)
+    const key = routeKeyOf(url.pathname, secrets)
+    note.path = url.pathname
+      .split('/')
+      .map((segment) => (holdsSecret(safeDecode(segment), secrets) || holdsSecret(segment, secrets) ? REDACTED : segment))
+      .join('/')
     const method = exchange.method.toLowerCase()
     if (method === 'options' || !['get', 'head', 'post', 'put', 'patch', 'delete'].includes(method)) {
       return { route: key, method, skipped: `${exchange.method} is not recorded (mockyard answers preflights itself)` }
+    }
+    if (!ANSWERABLE(exchange.status)) {
+      // A routes file holds statuses 200 to 599 only: writing 999 (or 101) would break the folder for the next load.
+      return { route: key, method, skipped: `status ${exchange.status} is not one a mock can answer (200 to 599)` }
     }
     if (exchange.status === 304) {
       // The answer to a conditional request (If-None-Match...): the client had the body already, and a mock
@@ -367,12 +570,6 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     }
     if (recorded.clash) return { route: route.key, method, clash: recorded.clash }
 
-    // Secrets seen earlier in the session count too: a cookie set by one answer may show up in the next.
-    const secrets = new Set<string>(knownSecrets)
-    for (const [name, value] of exchange.requestHeaders) {
-      const lower = name.toLowerCase()
-      if (SECRET_HEADERS.has(lower) || redact.has(lower)) headerSecrets(lower, value, secrets)
-    }
     const values = await valuesOf(exchange, url, secrets)
     for (const [name, value] of values) {
       const text = Array.isArray(value) ? value.join('\n') : String(value)
@@ -387,9 +584,14 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     if (!variant) {
       // A new request the entries written so far already answer this very way adds nothing
       // (a cache-busting parameter, a field that does not matter): keep neither it nor a line.
-      recorded.built ??= buildMethod([...recorded.variants.values()])
-      if (recorded.variants.size > 0 && answeredAs(recorded.built, values) === id) return done
-      if (recorded.variants.size >= MAX_VARIANTS) return { ...done, skipped: `${route.key} ${method} has ${MAX_VARIANTS} variants already` }
+      // Every distinct request takes part in choosing the params (up to the bound): one the
+      // entries already answer this way may still need telling apart once later requests come.
+      if (recorded.variants.size >= MAX_VARIANTS) {
+        // Past the bound, a request the entries already answer this very way adds nothing.
+        recorded.built ??= buildMethod([...recorded.variants.values()])
+        if (answeredAs(recorded.built, values) === id) return done
+        return { ...done, skipped: `${route.key} ${method} has ${MAX_VARIANTS} variants already` }
+      }
       variant = { values, items: [] }
       recorded.variants.set(signature, variant)
     }
@@ -409,11 +611,15 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     }
     const before = recorded.built
     recorded.built = buildMethod([...recorded.variants.values()])
-    if (before === undefined || JSON.stringify(before) !== JSON.stringify(recorded.built)) writeRoutes()
+    if (before === undefined || JSON.stringify(before) !== JSON.stringify(recorded.built)) {
+      dirty = true
+      if (!options.batch) writeRoutes()
+    }
     return done
   }
 
   function writeRoutes(): void {
+    dirty = false
     const output: Record<string, unknown> = { ...(base as Record<string, unknown>) }
     for (const route of routes.values()) {
       const methods: Record<string, unknown> = {}
@@ -436,6 +642,10 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       const result = queue.then(() => record(exchange))
       queue = result.catch(() => undefined)
       return result
+    },
+    async flush() {
+      await queue
+      if (dirty) writeRoutes()
     },
     summary() {
       let routeCount = 0

@@ -50,7 +50,7 @@ const imported = (entry: HarEntry) => /^https:/.test(entry.request.url) && entry
 describe('mockyard import', () => {
   it('writes a Chrome HAR as mocks that answer each request as the HAR says; entries without content are listed', async () => {
     const out = join(tempDir(), 'mocks')
-    const { code, stderr } = runCli(['import', CHROME_HAR, '--out', out])
+    const { code, stderr } = runCli(['import', CHROME_HAR, '--out', out, '--all'])
     expect(code).toBe(0)
     expect(stderr).toContain('2 HAR entries were not imported')
     expect(stderr).toMatch(/#6 GET https:\/\/api\.example\.com\/api\/v2\/reports\/annual: the HAR holds no response content \(52344 bytes were not saved\)/)
@@ -124,7 +124,7 @@ describe('mockyard import', () => {
     // A data file of the same name as a recorded one would get: it must survive.
     writeFileSync(join(out, 'data', 'static-logo.png'), 'not the logo')
 
-    const { code, stderr } = runCli(['import', CHROME_HAR, '--out', out])
+    const { code, stderr } = runCli(['import', CHROME_HAR, '--out', out, '--all'])
     expect(code).toBe(0)
     expect(stderr).toContain('1 clash with the existing routes (not written)')
     expect(stderr).toMatch(/GET \/api\/v2\/orders: recorded but not written, .*routes\.json already answers it \(route "api\/v2\/orders"\)/)

@@ -161,8 +161,8 @@ export function startCli(args: string[], cwd = process.cwd()): Promise<Cli> {
   })
 }
 
-export function runCli(args: string[], cwd = process.cwd()) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: 20_000 })
+export function runCli(args: string[], cwd = process.cwd(), timeout = 20_000) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 

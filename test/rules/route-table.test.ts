@@ -72,6 +72,30 @@ describe('route table: paths', () => {
   })
 })
 
+describe('route table: literal segments escaped with a backslash', () => {
+  const engine = engineFor(
+    {
+      'v1/docs/\\:name': { file: 'colon.json' },
+      'v1/glob/\\*': { file: 'star.json' },
+      'v1/deep/\\:id/items/:item': { file: 'deep.json' },
+    },
+    named('colon.json', 'star.json', 'deep.json'),
+  )
+
+  it('\\:name answers the path /:name only, \\* the path /* only', async () => {
+    expect(await fileOf(engine, '/v1/docs/:name')).toBe('colon.json')
+    expect(await fileOf(engine, '/v1/glob/*')).toBe('star.json')
+    expect((await send(engine, '/v1/docs/other')).matched).toBe(false)
+    expect((await send(engine, '/v1/glob/a')).matched).toBe(false)
+    expect((await send(engine, '/v1/glob/a/b')).matched).toBe(false)
+  })
+
+  it('an escaped segment and a real parameter in one key', async () => {
+    expect(await fileOf(engine, '/v1/deep/:id/items/7')).toBe('deep.json')
+    expect((await send(engine, '/v1/deep/5/items/7')).matched).toBe(false)
+  })
+})
+
 describe('route table: several routes files', () => {
   const first = {
     file: 'first/routes.json',
