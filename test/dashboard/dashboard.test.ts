@@ -5,6 +5,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { MockServer, startMockServer, type RunningServer } from 'mockyard/node'
 import { captureLogs, rawRequest, removeTempDirs, until, writeMocks } from '../rules/support.js'
@@ -279,6 +280,41 @@ describe('GET /__mockyard/dashboard/events (the live feed)', () => {
       for (const event of stream.events.filter((e) => e.event === 'requests')) expect(event.data.length).toBeLessThanOrEqual(200)
     } finally {
       stream.close()
+    }
+  })
+
+  it('drops a client that leaves more than 256 KB unread; a client that reads keeps its stream', async () => {
+    const { server } = await start()
+    const { port } = new URL(server.url)
+    // A client that never reads: a real socket, paused once its request is sent (a hung tab).
+    const slow = connect({ host: '127.0.0.1', port: Number(port) })
+    slow.on('error', () => {})
+    slow.write(`GET /__mockyard/dashboard/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)
+    slow.pause()
+    const reader = openEvents(server.url)
+    try {
+      await until(() => reader.events.some((e) => e.event === 'hello'), 5000, 'the hello event')
+      // Waves of 150 requests with 8 KB queries (under one batch of 200 per 250 ms): about 1.2 MB
+      // of events per wave, 12 MB in all, far more than the kernel's socket buffers take.
+      const query = 'q='.padEnd(8 * 1024, 'x')
+      for (let wave = 0; wave < 10; wave++) {
+        await Promise.all(Array.from({ length: 150 }, (_, i) => fetch(`${server.url}/v1/users?w=${wave}&i=${i}&${query}`).then((r) => r.arrayBuffer())))
+        await new Promise((resolve) => setTimeout(resolve, 300))
+      }
+      await until(() => reader.events.filter((e) => e.event === 'requests').flatMap((e) => e.data).length === 1500, 10_000, 'every request on the reading client')
+      // The slow client's stream was closed by the listener: once it reads, it sees the end.
+      let received = 0
+      const ended = new Promise<void>((resolve) => slow.on('end', resolve))
+      slow.on('data', (chunk: Buffer) => (received += chunk.byteLength))
+      slow.resume()
+      await Promise.race([ended, new Promise((_, reject) => setTimeout(() => reject(new Error('the listener kept the slow client connected')), 10_000))])
+      expect(received).toBeLessThan(1500 * 8 * 1024)
+      expect(reader.response!.destroyed).toBe(false)
+      await fetch(server.url + '/v1/users')
+      await until(() => reader.events.filter((e) => e.event === 'requests').flatMap((e) => e.data).length === 1501, 5000, 'a request after the drop')
+    } finally {
+      slow.destroy()
+      reader.close()
     }
   })
 
