@@ -73,6 +73,8 @@ export interface Engine {
    * `route METHOD label` (`v1/jobs/42 GET get[0]`): what the dashboard shows as positions.
    */
   sequenceCounts(session?: string): ReadonlyMap<string, number>
+  /** How many sessions have sequence positions in this engine. */
+  readonly sequenceSessions: number
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
@@ -231,6 +233,9 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     },
     sequenceCounts(session = '') {
       return sequences.counts(session)
+    },
+    get sequenceSessions() {
+      return sequences.sessions
     },
   }
 }

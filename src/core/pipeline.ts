@@ -99,6 +99,21 @@ export interface Pipeline {
   inspect(session?: string): { engine: Engine; overrides: RouteSource[]; sessionOverrides: RouteSource[] }
   /** Sequences, overrides, `use()` handlers, handler state and the request log back to the start (of one session, or all). */
   reset(session?: string): void
+  /** What per-session state the pipeline holds now (docs/behaviour.md, "Sessions"). */
+  stats(): PipelineStats
+}
+
+/**
+ * What per-session state costs: a session without overrides answers from the shared engine
+ * (`engines` stays 1) and keeps only its sequence positions.
+ */
+export interface PipelineStats {
+  /** Sessions counted against `sessions.limit`. */
+  sessions: number
+  /** Engines, each with its compiled route table: the shared one, plus one per override layer set (everyone's, and each session's). */
+  engines: number
+  /** Sessions with sequence positions kept, over every engine. */
+  sequenceSessions: number
 }
 
 const PROXIED: Partial<MatchInfo> = { entry: 'proxy' }
@@ -291,6 +306,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         overrides: overrides.get('')?.layers ?? [],
         sessionOverrides: session === '' ? [] : (overrides.get(session)?.layers ?? []),
       }
+    },
+    stats() {
+      let sequenceSessions = engine.sequenceSessions
+      for (const override of overrides.values()) sequenceSessions += override.engine.sequenceSessions
+      return { sessions: sessions.size, engines: 1 + overrides.size, sequenceSessions }
     },
     reset(session) {
       if (session === undefined || session === '') {

@@ -97,7 +97,7 @@ describe('in process', () => {
   let server: ReturnType<typeof setupServer>
   beforeAll(async () => {
     server = setupServer(...(await createHandlers({ routes: writeMocks(routes, files).routes, logProvider: captureLogs().logProvider })))
-    server.listen({ onUnhandledRequest: 'error' })
+    server.listen()
   })
   afterAll(() => server.close())
   formLimitChecks(() => 'http://api.forms.test')
