@@ -196,7 +196,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
     }
     const { info } = result
-    return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers) }
+    return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers, undefined, result.response.body) }
   }
 
   function record(
@@ -209,6 +209,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     info?: Partial<MatchInfo>,
     responseHeaders?: RequestInput['responseHeaders'],
     explanation?: () => string,
+    responseBody?: RequestInput['responseBody'],
   ): LogEntry {
     return log.add({
       time,
@@ -225,6 +226,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       file: info?.file,
       responseHeaders,
       explanation,
+      responseBody,
     })
   }
 

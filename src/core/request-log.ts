@@ -31,6 +31,12 @@ export interface RequestRecord {
   responseHeaders?: Record<string, string>
   /** Why nothing answered (the engine's explanation), for an unmatched request. */
   explanation?: string
+  /**
+   * The response body as text, cut past `BODY_LIMIT` bytes like the request's (`null`: empty), when
+   * the surface recorded it: a route's answer. Binary bytes decode as replacement characters; the
+   * dashboard shows such a body as its type and size.
+   */
+  responseBody?: string | null
 }
 
 export interface RequestFilter {
@@ -47,7 +53,7 @@ export interface RequestFilter {
  * into its own byte store at once; the ISO time, the redacted headers and the body text are
  * built only when the log is read.
  */
-export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'headers' | 'body' | 'responseHeaders' | 'explanation'> {
+export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'headers' | 'body' | 'responseHeaders' | 'explanation' | 'responseBody'> {
   /** `Date.now()` when the request arrived, or an ISO string. */
   time: number | string
   /**
@@ -61,6 +67,12 @@ export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'heade
   responseHeaders?: HeaderInput
   /** The explanation of an unmatched request: called (once) when the record is first read. */
   explanation?: () => string
+  /**
+   * The response body as sent, when the surface has it (a route's answer). Kept by reference up
+   * to `BODY_LIMIT` bytes (a data file's bytes are the shared cached ones: nothing is copied on
+   * the hot path); of a larger one only the first `BODY_LIMIT` bytes are copied.
+   */
+  responseBody?: Uint8Array | string | null
 }
 
 type HeaderInput = Record<string, string> | Iterable<[string, string]> | readonly string[]
@@ -108,6 +120,31 @@ export function bodyText(bytes: Uint8Array | null): string | null {
   if (!bytes || bytes.byteLength === 0) return null
   const text = new TextDecoder().decode(bytes.byteLength > BODY_LIMIT ? bytes.subarray(0, BODY_LIMIT) : bytes)
   return bytes.byteLength > BODY_LIMIT ? `${text}… [${bytes.byteLength - BODY_LIMIT} more bytes]` : text
+}
+
+/** What the log keeps of a response body: small ones by reference, a copy of the start of a large one. */
+interface KeptResponseBody {
+  bytes: Uint8Array | string
+  /** The body's whole length in bytes. */
+  length: number
+}
+
+function keepResponseBody(body: Uint8Array | string | null | undefined, encoder: TextEncoder): KeptResponseBody | null | undefined {
+  if (body === undefined) return undefined
+  if (body === null || body.length === 0) return null
+  if (typeof body === 'string') {
+    // A string's UTF-8 length is at most three bytes per unit: only a long one is measured and cut.
+    if (body.length * 3 <= BODY_LIMIT) return { bytes: body, length: -1 }
+    const bytes = encoder.encode(body)
+    return bytes.byteLength <= BODY_LIMIT ? { bytes, length: bytes.byteLength } : { bytes: bytes.slice(0, BODY_LIMIT), length: bytes.byteLength }
+  }
+  return body.byteLength <= BODY_LIMIT ? { bytes: body, length: body.byteLength } : { bytes: body.slice(0, BODY_LIMIT), length: body.byteLength }
+}
+
+function responseBodyText(kept: KeptResponseBody): string {
+  if (typeof kept.bytes === 'string') return kept.bytes
+  const text = new TextDecoder().decode(kept.bytes)
+  return kept.length > kept.bytes.byteLength ? `${text}… [${kept.length - kept.bytes.byteLength} more bytes]` : text
 }
 
 /** Whether a record fits a filter; also used on the records the admin endpoint sends (`route: null`). */
@@ -179,6 +216,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const slots = new LogSlots(limit)
   const { ids, times, durations, statuses, flags, routes, files, explanations } = slots
   const records = slots.records as Array<RequestRecord | undefined>
+  /** Per slot, the response body kept (`undefined`: the surface recorded none). */
+  const responseBodies = new Array<KeptResponseBody | null | undefined>(limit).fill(undefined)
   let clears = 0
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
@@ -231,6 +270,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       }
     }
     if (explanations[slot] !== undefined) record.explanation = explanations[slot] as string
+    const response = responseBodies[slot]
+    if (response !== undefined) record.responseBody = response === null ? null : responseBodyText(response)
     return record
   }
   const recordOf = (id: number): RequestRecord => {
@@ -272,6 +313,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         },
         oldestId(),
       )
+      responseBodies[id % limit] = keepResponseBody(input.responseBody, encoder)
       // The record is final when it is added (the surface knows the status it sends): waiters
       // are told at once.
       for (const waiter of waiters) {

@@ -4,14 +4,14 @@ import type { RoutesConfig } from '../core/types.js'
 import type { Instance } from '../node/instance.js'
 
 /**
- * A request as the dashboard's list shows it: the record without its headers and body (those
+ * A request as the dashboard's list shows it: the record without its headers and bodies (those
  * come with `GET /__mockyard/dashboard/requests/:id`). Fields other surfaces add to the record
  * (a `proxied` mark) pass through.
  */
-export type RequestSummary = Omit<RequestRecord, 'headers' | 'body' | 'responseHeaders'>
+export type RequestSummary = Omit<RequestRecord, 'headers' | 'body' | 'responseHeaders' | 'responseBody'>
 
 export function summarize(record: RequestRecord): RequestSummary {
-  const { headers: _headers, body: _body, responseHeaders: _response, ...summary } = record
+  const { headers: _headers, body: _body, responseHeaders: _response, responseBody: _responseBody, ...summary } = record
   return summary
 }
 

@@ -230,6 +230,17 @@ function bodyView(record) {
   return el('pre', { class: 'body', text: record.body })
 }
 
+/**
+ * The response body as the log kept it (a route's answer: text up to 64 KB, a binary one shown
+ * as its type and size); an answer from a handler or the proxy target is not recorded.
+ */
+function responseBodyView(record) {
+  if (record.responseBody === undefined) {
+    return el('p', { class: 'count', text: record.status === 0 ? 'no response (nothing answered in process)' : 'not recorded (only a route’s answer is kept)' })
+  }
+  return bodyView({ body: record.responseBody, headers: record.responseHeaders ?? {} })
+}
+
 async function openDetail(id, focus = true) {
   state.selected = id
   for (const row of document.querySelectorAll('#requests tr.row')) row.setAttribute('aria-selected', row.dataset.id === String(id) ? 'true' : 'false')
@@ -262,6 +273,7 @@ async function openDetail(id, focus = true) {
   parts.push(el('h3', { text: 'Request headers' }), headersTable(record.headers, 'Request headers'))
   parts.push(el('h3', { text: 'Request body' }), bodyView(record))
   parts.push(el('h3', { text: `Response ${record.status}` }), headersTable(record.responseHeaders, 'Response headers'))
+  parts.push(el('h3', { text: 'Response body' }), responseBodyView(record))
   body.replaceChildren(...parts)
   if (focus) panel.focus()
 }

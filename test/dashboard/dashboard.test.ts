@@ -159,6 +159,23 @@ describe('GET /__mockyard/dashboard/requests/:id', () => {
     expect(gone.status).toBe(404)
     expect((await gone.json()).message).toContain('holds no request 99')
   })
+
+  it('gives the response body a route sent: text up to 64 KB, the rest counted; not in the summaries', async () => {
+    const big = JSON.stringify({ items: 'x'.repeat(70 * 1024) })
+    const mocks = writeMocks({ ...routes, 'v1/big': { file: 'big.json' } }, { ...files, 'big.json': big })
+    const server = await startMockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider })
+    servers.push(server)
+    await fetch(server.url + '/v1/users')
+    await fetch(server.url + '/v1/big')
+    await fetch(server.url + '/v1/users', { method: 'HEAD' })
+    expect((await getJson(server.url + '/__mockyard/dashboard/requests/1')).responseBody).toBe('[{"id":1}]')
+    const cut = (await getJson(server.url + '/__mockyard/dashboard/requests/2')).responseBody as string
+    expect(cut.startsWith(big.slice(0, 64 * 1024))).toBe(true)
+    expect(cut.endsWith(`… [${Buffer.byteLength(big) - 64 * 1024} more bytes]`)).toBe(true)
+    expect((await getJson(server.url + '/__mockyard/dashboard/requests/3')).responseBody).toBeNull()
+    const state = await getJson(server.url + '/__mockyard/dashboard/state')
+    expect(state.requests[0].responseBody).toBeUndefined()
+  })
 })
 
 describe('GET /__mockyard/dashboard/routes', () => {
