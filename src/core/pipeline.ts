@@ -96,7 +96,7 @@ export interface Pipeline {
   /** Every override layer in force (everyone's and every session's). */
   overrideLayers(): RouteSource[]
   /** What answers a session now: its engine and the override layers in force (everyone's, then its own). */
-  inspect(session?: string): { engine: Engine; overrides: RouteSource[]; sessionOverrides: RouteSource[] }
+  inspect(session?: string): { engine: Engine; overrides: RouteSource[]; sessionOverrides: RouteSource[]; overriddenSessions: string[] }
   /** Sequences, overrides, `use()` handlers, handler state and the request log back to the start (of one session, or all). */
   reset(session?: string): void
   /** What per-session state the pipeline holds now (docs/behaviour.md, "Sessions"). */
@@ -307,6 +307,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         engine: engineFor(session),
         overrides: overrides.get('')?.layers ?? [],
         sessionOverrides: session === '' ? [] : (overrides.get(session)?.layers ?? []),
+        // The sessions with overrides of their own (the dashboard's "all sessions" names them).
+        overriddenSessions: [...overrides.keys()].filter((name) => name !== ''),
       }
     },
     stats() {

@@ -107,11 +107,11 @@ function itemAt(count: number, repeats: number[]): number {
 
 /**
  * The route table a session sees (docs/behaviour.md, "The dashboard"): each route with its
- * methods and entries, their conditions, sequence positions for that session, and which
- * routes come from overrides (everyone's, or the session's own).
+ * methods and entries, their conditions, sequence positions for that session, which routes come
+ * from overrides (everyone's, or the session's own), and which other sessions have overrides.
  */
 export function dashboardRoutes(instance: Instance, session = '') {
-  const { engine, overrides, sessionOverrides } = instance.inspect(session)
+  const { engine, overrides, sessionOverrides, overriddenSessions } = instance.inspect(session)
   const table = engine.table
   const config = table.config as Record<string, Json>
   const counts = engine.sequenceCounts(session)
@@ -163,5 +163,8 @@ export function dashboardRoutes(instance: Instance, session = '') {
       override: own.includes(route.key) ? 'session' : everyone.includes(route.key) ? 'everyone' : null,
     }
   })
-  return { session, overrides: { everyone, session: own }, routes }
+  // Another session's overrides do not change this table, but "no overrides in force" would be
+  // wrong while one has some: they are named, for the page to point at.
+  const sessions = session === '' ? [...overriddenSessions].sort() : overriddenSessions.filter((name) => name !== session).sort()
+  return { session, overrides: { everyone, session: own, sessions }, routes }
 }

@@ -66,7 +66,7 @@ export interface Instance {
   /** The last live reload: when, and its error while the config is broken (the dashboard shows it). */
   readonly reloads: ReloadStatus
   /** What answers a session now: its engine and the override layers in force (everyone's, then its own). */
-  inspect(session?: string): { engine: Engine; overrides: RoutesConfig[]; sessionOverrides: RoutesConfig[] }
+  inspect(session?: string): { engine: Engine; overrides: RoutesConfig[]; sessionOverrides: RoutesConfig[]; overriddenSessions: string[] }
   /** The per-session state held now (sessions counted, engines, sessions with sequence positions). */
   stats(): PipelineStats
   close(): Promise<void>
@@ -172,8 +172,8 @@ export async function createInstance(
     defaults,
     reloads: source.reloads,
     inspect(session = '') {
-      const { engine, overrides, sessionOverrides } = pipeline.inspect(session)
-      return { engine, overrides: overrides.map((layer) => layer.routes), sessionOverrides: sessionOverrides.map((layer) => layer.routes) }
+      const { engine, overrides, sessionOverrides, overriddenSessions } = pipeline.inspect(session)
+      return { engine, overrides: overrides.map((layer) => layer.routes), sessionOverrides: sessionOverrides.map((layer) => layer.routes), overriddenSessions }
     },
     routes(session = '') {
       return pipeline.inspect(session).engine.table.config
