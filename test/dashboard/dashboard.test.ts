@@ -200,7 +200,7 @@ describe('GET /__mockyard/dashboard/routes', () => {
       ['GET, POST, PUT, PATCH, DELETE', 'default', 'claims-all.json', null],
       ['GET', 'get[0]', 'claims-open.json', { status: 'open' }],
     ])
-    expect(beta.overrides).toEqual({ everyone: [], session: ['v1/flags'] })
+    expect(beta.overrides).toEqual({ everyone: [], session: ['v1/flags'], sessions: [] })
     expect(beta.routes.find((r: any) => r.key === 'v1/flags').override).toBe('session')
 
     // Another session: its own positions, no override.
@@ -209,6 +209,9 @@ describe('GET /__mockyard/dashboard/routes', () => {
     expect(gamma.routes.find((r: any) => r.key === 'v1/jobs/42').entries[0]).toMatchObject({ served: 1, next: 0 })
     expect(gamma.routes.find((r: any) => r.key === 'v1/flags')).toBeUndefined()
     expect(gamma.overrides.session).toEqual([])
+    // The sessions with overrides of their own are named to the others, and to "all sessions".
+    expect(gamma.overrides.sessions).toEqual(['beta'])
+    expect((await getJson(server.url + '/__mockyard/dashboard/routes')).overrides).toEqual({ everyone: [], session: [], sessions: ['beta'] })
     await fetch(server.url + '/v1/jobs/42', session('gamma'))
     const after = await getJson(server.url + '/__mockyard/dashboard/routes?session=gamma')
     expect(after.routes.find((r: any) => r.key === 'v1/jobs/42').entries[0]).toMatchObject({ served: 2, next: 1 })
