@@ -68,9 +68,9 @@ export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'heade
   /** The explanation of an unmatched request: called (once) when the record is first read. */
   explanation?: () => string
   /**
-   * The response body as sent, when the surface has it (a route's answer). Kept by reference up
-   * to `BODY_LIMIT` bytes (a data file's bytes are the shared cached ones: nothing is copied on
-   * the hot path); of a larger one only the first `BODY_LIMIT` bytes are copied.
+   * The response body as sent, when the surface has it (a route's answer). Bytes are kept by
+   * reference (a data file's are the shared cached ones: nothing is copied on the hot path), a
+   * string up to `BODY_LIMIT` bytes too; of a longer string only its first `BODY_LIMIT` bytes.
    */
   responseBody?: Uint8Array | string | null
 }
@@ -122,29 +122,30 @@ export function bodyText(bytes: Uint8Array | null): string | null {
   return bytes.byteLength > BODY_LIMIT ? `${text}… [${bytes.byteLength - BODY_LIMIT} more bytes]` : text
 }
 
-/** What the log keeps of a response body: small ones by reference, a copy of the start of a large one. */
-interface KeptResponseBody {
-  bytes: Uint8Array | string
-  /** The body's whole length in bytes. */
-  length: number
+/**
+ * The response body as the log keeps it, without a wrapper object per request (the slots' reason,
+ * log-slots.ts): bytes by reference, whatever their size (a data file's bytes are the cached
+ * ones, shared by every answer; only the first `BODY_LIMIT` are decoded when read); a string by
+ * reference up to `BODY_LIMIT` bytes, else the UTF-8 bytes of its start (a string built for one
+ * answer, such as a text with `${context}`, is not kept whole).
+ */
+function keptResponseBody(body: Uint8Array | string, encoder: TextEncoder): Uint8Array | string {
+  if (typeof body !== 'string' || body.length * 3 <= BODY_LIMIT) return body
+  const bytes = encoder.encode(body)
+  return bytes.byteLength <= BODY_LIMIT ? bytes : bytes.slice(0, BODY_LIMIT)
 }
 
-function keepResponseBody(body: Uint8Array | string | null | undefined, encoder: TextEncoder): KeptResponseBody | null | undefined {
-  if (body === undefined) return undefined
-  if (body === null || body.length === 0) return null
-  if (typeof body === 'string') {
-    // A string's UTF-8 length is at most three bytes per unit: only a long one is measured and cut.
-    if (body.length * 3 <= BODY_LIMIT) return { bytes: body, length: -1 }
-    const bytes = encoder.encode(body)
-    return bytes.byteLength <= BODY_LIMIT ? { bytes, length: bytes.byteLength } : { bytes: bytes.slice(0, BODY_LIMIT), length: bytes.byteLength }
-  }
-  return body.byteLength <= BODY_LIMIT ? { bytes: body, length: body.byteLength } : { bytes: body.slice(0, BODY_LIMIT), length: body.byteLength }
+/** The whole length in bytes of a response body the log keeps the start of; -1 when it keeps it whole. */
+function responseBodyLength(body: Uint8Array | string): number {
+  if (typeof body !== 'string') return body.byteLength > BODY_LIMIT ? body.byteLength : -1
+  return body.length * 3 <= BODY_LIMIT ? -1 : new TextEncoder().encode(body).byteLength
 }
 
-function responseBodyText(kept: KeptResponseBody): string {
-  if (typeof kept.bytes === 'string') return kept.bytes
-  const text = new TextDecoder().decode(kept.bytes)
-  return kept.length > kept.bytes.byteLength ? `${text}… [${kept.length - kept.bytes.byteLength} more bytes]` : text
+function responseBodyText(kept: Uint8Array | string, length: number): string {
+  if (typeof kept === 'string') return kept
+  const shown = kept.byteLength > BODY_LIMIT ? kept.subarray(0, BODY_LIMIT) : kept
+  const text = new TextDecoder().decode(shown)
+  return length > shown.byteLength ? `${text}… [${length - shown.byteLength} more bytes]` : text
 }
 
 /** Whether a record fits a filter; also used on the records the admin endpoint sends (`route: null`). */
@@ -216,8 +217,9 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const slots = new LogSlots(limit)
   const { ids, times, durations, statuses, flags, routes, files, explanations } = slots
   const records = slots.records as Array<RequestRecord | undefined>
-  /** Per slot, the response body kept (`undefined`: the surface recorded none). */
-  const responseBodies = new Array<KeptResponseBody | null | undefined>(limit).fill(undefined)
+  /** Per slot, the response body kept (`undefined`: the surface recorded none; `null`: empty) and its whole length (-1: kept whole). */
+  const responseBodies = new Array<Uint8Array | string | null | undefined>(limit).fill(undefined)
+  const responseLengths = new Float64Array(limit)
   let clears = 0
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
@@ -271,7 +273,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     }
     if (explanations[slot] !== undefined) record.explanation = explanations[slot] as string
     const response = responseBodies[slot]
-    if (response !== undefined) record.responseBody = response === null ? null : responseBodyText(response)
+    if (response !== undefined) record.responseBody = response === null ? null : responseBodyText(response, responseLengths[slot]!)
     return record
   }
   const recordOf = (id: number): RequestRecord => {
@@ -313,7 +315,12 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         },
         oldestId(),
       )
-      responseBodies[id % limit] = keepResponseBody(input.responseBody, encoder)
+      const responseBody = input.responseBody
+      if (responseBody === undefined || responseBody === null || responseBody.length === 0) responseBodies[id % limit] = responseBody === undefined ? undefined : null
+      else {
+        responseLengths[id % limit] = responseBodyLength(responseBody)
+        responseBodies[id % limit] = keptResponseBody(responseBody, encoder)
+      }
       // The record is final when it is added (the surface knows the status it sends): waiters
       // are told at once.
       for (const waiter of waiters) {
