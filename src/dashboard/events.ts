@@ -94,7 +94,8 @@ export function openEventStream(instance: Instance, _req: IncomingMessage, res: 
 function write(client: Client, text: string): void {
   const res = client.res
   if (res.destroyed) return
-  if (res.writableLength + (res.socket?.writableLength ?? 0) > SLOW_BYTES) {
+  // The response's writableLength counts its socket's buffer too (what the kernel did not take).
+  if (res.writableLength > SLOW_BYTES) {
     res.destroy()
     return
   }
