@@ -13,7 +13,7 @@
  * paused (what a hung or suspended browser tab looks like to the server).
  */
 import { fork } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
@@ -38,7 +38,7 @@ async function child(dir) {
       globalThis.gc?.()
       const { rss, heapUsed, heapTotal, external } = process.memoryUsage()
       process.send({ type: 'memory', rss, heapUsed, heapTotal, external })
-    } else if (message.type === 'stop') server.stop().then(() => process.exit(0))
+    }
   })
   process.on('disconnect', () => process.exit(0))
   process.send({ type: 'ready', url: server.url })
@@ -53,8 +53,7 @@ async function parent() {
   const dir = mkdtempSync(join(tmpdir(), 'mockyard-bench-dashboard-'))
   const data = join(dir, 'data')
   writeFileSync(join(dir, 'routes.json'), JSON.stringify({ 'v1/users': { file: 'users.json' } }))
-  rmSync(data, { recursive: true, force: true })
-  await import('node:fs').then((fs) => fs.mkdirSync(data))
+  mkdirSync(data)
   writeFileSync(join(data, 'users.json'), JSON.stringify({ users: [{ id: 1, name: 'Ada' }] }))
   const server = fork(fileURLToPath(import.meta.url), ['--child', dir], { execArgv: ['--expose-gc'], stdio: 'inherit' })
   const ask = (type) =>
@@ -123,7 +122,6 @@ async function parent() {
     for (const socket of sockets) socket.destroy()
   } finally {
     agent.destroy()
-    await ask('stop').catch(() => {})
     server.kill()
     rmSync(dir, { recursive: true, force: true })
   }
