@@ -4,7 +4,7 @@ import { formatMessage } from './errors.js'
 import { explainUnmatched } from './explain-unmatched.js'
 import { matchEntry, type RequestValues } from './match-entry.js'
 import { formParser, isFormBody, loadFormParser } from './form-parser.js'
-import { BodyParseError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
+import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
 import { buildResponse, errorResponse, unservedFile, type MockResponse } from './build-response.js'
 import { createSequenceState } from './sequence-state.js'
 import type { Logger } from './types.js'
@@ -73,6 +73,8 @@ export interface Engine {
    * `route METHOD label` (`v1/jobs/42 GET get[0]`): what the dashboard shows as positions.
    */
   sequenceCounts(session?: string): ReadonlyMap<string, number>
+  /** How many sessions have sequence positions in this engine. */
+  readonly sequenceSessions: number
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
@@ -160,11 +162,14 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     return { matched: true, response: finish(response, request), info: { route: route?.key, entry: 'preflight', status: 204 } }
   }
 
-  /** The 400 of a body that does not parse (anything else is rethrown). */
+  /** The 400 of a body that does not parse, the 413 of a form over the field limit (anything else is rethrown). */
   function badBody(error: unknown, request: EngineRequest, url: URL, method: string, route: CompiledRoute): HandleResult {
     if (!(error instanceof BodyParseError)) throw error
-    const response = errorResponse(400, 'Bad Request', `${method} ${url.pathname}: ${error.message}. Send a well-formed body or fix the content-type header`)
-    return { matched: true, response: finish(response, request), info: { route: route.key, entry: 'body', status: 400 } }
+    const response =
+      error instanceof FormFieldLimitError
+        ? errorResponse(413, 'Payload Too Large', `${method} ${url.pathname}: ${error.message}. Send at most ${error.limit} fields`, { limit: error.limit })
+        : errorResponse(400, 'Bad Request', `${method} ${url.pathname}: ${error.message}. Send a well-formed body or fix the content-type header`)
+    return { matched: true, response: finish(response, request), info: { route: route.key, entry: 'body', status: response.status } }
   }
 
   /** Picks the entry, steps its sequence and builds the response (a promise only when it must wait). */
@@ -228,6 +233,9 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     },
     sequenceCounts(session = '') {
       return sequences.counts(session)
+    },
+    get sequenceSessions() {
+      return sequences.sessions
     },
   }
 }

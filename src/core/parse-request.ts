@@ -27,6 +27,24 @@ export interface EngineRequest {
 /** A body mockyard could not read: answered with 400. */
 export class BodyParseError extends Error {
   override name = 'BodyParseError'
+  /** The status it is answered with. */
+  readonly status: number = 400
+}
+
+/** The fields a form body may have (urlencoded or multipart): `qs`'s parameter limit, as Express's body parser. */
+export const FORM_FIELD_LIMIT = 1000
+
+/**
+ * A form with more fields than `FORM_FIELD_LIMIT`: answered with 413 naming the limit (as
+ * Express's body parser answers), never read cut short (docs/behaviour.md, "Requests on the wire").
+ */
+export class FormFieldLimitError extends BodyParseError {
+  override name = 'FormFieldLimitError'
+  override readonly status = 413
+  readonly limit = FORM_FIELD_LIMIT
+  constructor(kind: string) {
+    super(`the ${kind} form has more than ${FORM_FIELD_LIMIT} fields, the most mockyard reads`)
+  }
 }
 
 type Tree = Record<string, unknown>
@@ -91,10 +109,26 @@ export function lookupPath(tree: unknown, tokens: readonly string[], literal: st
  * Parses `application/x-www-form-urlencoded` text into a tree, nesting brackets exactly as
  * `qs` does with its default limits: `a[b]=1` is `{ a: { b: "1" } }`, `a[0]=x` is
  * `{ a: ["x"] }`, `a[]=x` appends, a repeated plain name becomes an array, an index over 20
- * makes an object key, nesting stops at depth 5 and parameters past the 1,000th are ignored.
+ * makes an object key, nesting stops at depth 5. More than 1,000 fields throw
+ * `FormFieldLimitError` (counted as Express's body parser counts them: one more than the `&`s).
  * The work is bounded whatever the body holds.
  */
 export function parseUrlEncoded(text: string): Tree {
+  if (overFieldLimit(text)) throw new FormFieldLimitError('urlencoded')
+  return formTree(text)
+}
+
+/** Whether urlencoded text has more than `FORM_FIELD_LIMIT` fields; stops counting there. */
+function overFieldLimit(text: string): boolean {
+  let fields = 1
+  for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1)) {
+    if (++fields > FORM_FIELD_LIMIT) return true
+  }
+  return false
+}
+
+/** The tree `qs` makes of urlencoded text, with its flat fields at hand for `lookupPath`. */
+function formTree(text: string): Tree {
   const tree = qs.parse(text, FORM_OPTIONS) as FormTree
   Object.defineProperty(tree, FLAT_FIELDS, { value: { text }, enumerable: false })
   return tree
@@ -130,9 +164,6 @@ export function parseBody(bytes: Uint8Array | null, contentType: string | null):
   return undefined
 }
 
-/** The fields a form body is read for: what `qs` reads (its parameter limit). */
-const FIELD_LIMIT = 1000
-
 const parameterPattern = (name: string) => new RegExp(`(?:^|;)\\s*${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^;\\s]*))`, 'i')
 const PARAMETERS = { name: parameterPattern('name'), filename: parameterPattern('filename'), boundary: parameterPattern('boundary') }
 
@@ -145,8 +176,8 @@ function headerParameter(value: string, name: 'name' | 'filename' | 'boundary'):
 
 /**
  * Reads a `multipart/form-data` body into the tree its fields give (a file field holds the
- * file's name). The body is searched as text for its boundaries (ASCII survives any decoding),
- * and reading stops after the 1,000th field as `qs` does: the work is linear in the body's size
+ * file's name). The body is searched as text for its boundaries (ASCII survives any decoding);
+ * a 1,001st part throws `FormFieldLimitError`, so the work is linear in the body's size
  * whatever the number of parts.
  */
 function parseMultipart(bytes: Uint8Array, contentType: string): Tree {
@@ -158,9 +189,10 @@ function parseMultipart(bytes: Uint8Array, contentType: string): Tree {
   let position = text.startsWith(delimiter) ? 0 : text.indexOf(`\r\n${delimiter}`) + 2
   if (position === 1) throw broken(`no part starts with the boundary "${boundary.slice(0, 70)}"`)
   const parts: string[] = []
-  while (parts.length < FIELD_LIMIT) {
+  for (;;) {
     position += delimiter.length
     if (text.startsWith('--', position)) break
+    if (parts.length === FORM_FIELD_LIMIT) throw new FormFieldLimitError('multipart')
     const lineEnd = text.indexOf('\r\n', position)
     if (lineEnd === -1) throw broken('a boundary line does not end')
     const headersEnd = text.startsWith('\r\n', lineEnd + 2) ? lineEnd + 2 : text.indexOf('\r\n\r\n', lineEnd)
@@ -179,7 +211,7 @@ function parseMultipart(bytes: Uint8Array, contentType: string): Tree {
     parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
     position = next + 2
   }
-  return parseUrlEncoded(parts.join('&'))
+  return formTree(parts.join('&'))
 }
 
 /** The query string as name -> value (or values, when repeated). Names are literal. */

@@ -96,9 +96,24 @@ export interface Pipeline {
   /** Every override layer in force (everyone's and every session's). */
   overrideLayers(): RouteSource[]
   /** What answers a session now: its engine and the override layers in force (everyone's, then its own). */
-  inspect(session?: string): { engine: Engine; overrides: RouteSource[]; sessionOverrides: RouteSource[] }
+  inspect(session?: string): { engine: Engine; overrides: RouteSource[]; sessionOverrides: RouteSource[]; overriddenSessions: string[] }
   /** Sequences, overrides, `use()` handlers, handler state and the request log back to the start (of one session, or all). */
   reset(session?: string): void
+  /** What per-session state the pipeline holds now (docs/behaviour.md, "Sessions"). */
+  stats(): PipelineStats
+}
+
+/**
+ * What per-session state costs: a session without overrides answers from the shared engine
+ * (`engines` stays 1) and keeps only its sequence positions.
+ */
+export interface PipelineStats {
+  /** Sessions counted against `sessions.limit`. */
+  sessions: number
+  /** Engines, each with its compiled route table: the shared one, plus one per override layer set (everyone's, and each session's). */
+  engines: number
+  /** Sessions with sequence positions kept, over every engine. */
+  sequenceSessions: number
 }
 
 const PROXIED: Partial<MatchInfo> = { entry: 'proxy' }
@@ -181,7 +196,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
     }
     const { info } = result
-    return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers) }
+    return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers, undefined, result.response.body) }
   }
 
   function record(
@@ -194,6 +209,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     info?: Partial<MatchInfo>,
     responseHeaders?: RequestInput['responseHeaders'],
     explanation?: () => string,
+    responseBody?: RequestInput['responseBody'],
   ): LogEntry {
     return log.add({
       time,
@@ -210,6 +226,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       file: info?.file,
       responseHeaders,
       explanation,
+      responseBody,
     })
   }
 
@@ -290,7 +307,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         engine: engineFor(session),
         overrides: overrides.get('')?.layers ?? [],
         sessionOverrides: session === '' ? [] : (overrides.get(session)?.layers ?? []),
+        // The sessions with overrides of their own (the dashboard's "all sessions" names them).
+        overriddenSessions: [...overrides.keys()].filter((name) => name !== ''),
       }
+    },
+    stats() {
+      let sequenceSessions = engine.sequenceSessions
+      for (const override of overrides.values()) sequenceSessions += override.engine.sequenceSessions
+      return { sessions: sessions.size, engines: 1 + overrides.size, sequenceSessions }
     },
     reset(session) {
       if (session === undefined || session === '') {

@@ -32,6 +32,12 @@ export interface RequestRecord {
   responseHeaders?: Record<string, string>
   /** Why nothing answered (the engine's explanation), for an unmatched request. */
   explanation?: string
+  /**
+   * The response body as text, cut past `BODY_LIMIT` bytes like the request's (`null`: empty), when
+   * the surface recorded it: a route's answer. Binary bytes decode as replacement characters; the
+   * dashboard shows such a body as its type and size.
+   */
+  responseBody?: string | null
 }
 
 export interface RequestFilter {
@@ -48,7 +54,7 @@ export interface RequestFilter {
  * into its own byte store at once; the ISO time, the redacted headers and the body text are
  * built only when the log is read.
  */
-export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'headers' | 'body' | 'responseHeaders' | 'explanation'> {
+export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'headers' | 'body' | 'responseHeaders' | 'explanation' | 'responseBody'> {
   /** `Date.now()` when the request arrived, or an ISO string. */
   time: number | string
   /**
@@ -62,6 +68,12 @@ export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'heade
   responseHeaders?: HeaderInput
   /** The explanation of an unmatched request: called (once) when the record is first read. */
   explanation?: () => string
+  /**
+   * The response body as sent, when the surface has it (a route's answer). Bytes are kept by
+   * reference (a data file's are the shared cached ones: nothing is copied on the hot path), a
+   * string up to `BODY_LIMIT` bytes too; of a longer string only its first `BODY_LIMIT` bytes.
+   */
+  responseBody?: Uint8Array | string | null
 }
 
 type HeaderInput = Record<string, string> | Iterable<[string, string]> | readonly string[]
@@ -109,6 +121,32 @@ export function bodyText(bytes: Uint8Array | null): string | null {
   if (!bytes || bytes.byteLength === 0) return null
   const text = new TextDecoder().decode(bytes.byteLength > BODY_LIMIT ? bytes.subarray(0, BODY_LIMIT) : bytes)
   return bytes.byteLength > BODY_LIMIT ? `${text}… [${countOf(bytes.byteLength - BODY_LIMIT, 'more byte')}]` : text
+}
+
+/**
+ * The response body as the log keeps it, without a wrapper object per request (the slots' reason,
+ * log-slots.ts): bytes by reference, whatever their size (a data file's bytes are the cached
+ * ones, shared by every answer; only the first `BODY_LIMIT` are decoded when read); a string by
+ * reference up to `BODY_LIMIT` bytes, else the UTF-8 bytes of its start (a string built for one
+ * answer, such as a text with `${context}`, is not kept whole).
+ */
+function keptResponseBody(body: Uint8Array | string, encoder: TextEncoder): Uint8Array | string {
+  if (typeof body !== 'string' || body.length * 3 <= BODY_LIMIT) return body
+  const bytes = encoder.encode(body)
+  return bytes.byteLength <= BODY_LIMIT ? bytes : bytes.slice(0, BODY_LIMIT)
+}
+
+/** The whole length in bytes of a response body the log keeps the start of; -1 when it keeps it whole. */
+function responseBodyLength(body: Uint8Array | string): number {
+  if (typeof body !== 'string') return body.byteLength > BODY_LIMIT ? body.byteLength : -1
+  return body.length * 3 <= BODY_LIMIT ? -1 : new TextEncoder().encode(body).byteLength
+}
+
+function responseBodyText(kept: Uint8Array | string, length: number): string {
+  if (typeof kept === 'string') return kept
+  const shown = kept.byteLength > BODY_LIMIT ? kept.subarray(0, BODY_LIMIT) : kept
+  const text = new TextDecoder().decode(shown)
+  return length > shown.byteLength ? `${text}… [${length - shown.byteLength} more bytes]` : text
 }
 
 /** Whether a record fits a filter; also used on the records the admin endpoint sends (`route: null`). */
@@ -180,6 +218,9 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const slots = new LogSlots(limit)
   const { ids, times, durations, statuses, flags, routes, files, explanations } = slots
   const records = slots.records as Array<RequestRecord | undefined>
+  /** Per slot, the response body kept (`undefined`: the surface recorded none; `null`: empty) and its whole length (-1: kept whole). */
+  const responseBodies = new Array<Uint8Array | string | null | undefined>(limit).fill(undefined)
+  const responseLengths = new Float64Array(limit)
   let clears = 0
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
@@ -232,6 +273,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       }
     }
     if (explanations[slot] !== undefined) record.explanation = explanations[slot] as string
+    const response = responseBodies[slot]
+    if (response !== undefined) record.responseBody = response === null ? null : responseBodyText(response, responseLengths[slot]!)
     return record
   }
   const recordOf = (id: number): RequestRecord => {
@@ -273,6 +316,12 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         },
         oldestId(),
       )
+      const responseBody = input.responseBody
+      if (responseBody === undefined || responseBody === null || responseBody.length === 0) responseBodies[id % limit] = responseBody === undefined ? undefined : null
+      else {
+        responseLengths[id % limit] = responseBodyLength(responseBody)
+        responseBodies[id % limit] = keptResponseBody(responseBody, encoder)
+      }
       // The record is final when it is added (the surface knows the status it sends): waiters
       // are told at once.
       for (const waiter of waiters) {

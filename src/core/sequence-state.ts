@@ -12,6 +12,8 @@ export interface SequenceState {
   reset(session?: string): void
   /** How many requests each sequence of a session has answered (`route METHOD label` -> count). */
   counts(session: string): ReadonlyMap<string, number>
+  /** How many sessions have a position kept (a session costs one small map of counts, nothing more). */
+  readonly sessions: number
 }
 
 export function createSequenceState(): SequenceState {
@@ -36,6 +38,9 @@ export function createSequenceState(): SequenceState {
     reset(session) {
       if (session === undefined) sessions.clear()
       else sessions.delete(session)
+    },
+    get sessions() {
+      return sessions.size
     },
   }
 }

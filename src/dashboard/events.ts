@@ -6,8 +6,12 @@ import { summarize } from './snapshot.js'
 export const BATCH_MS = 250
 /** Records in one batch; more new records than this since the last batch: the page reloads the log. */
 export const BATCH_LIMIT = 200
-/** Bytes a client may leave unread before it counts as slow: its events are dropped until it drains. */
-const SLOW_BYTES = 256 * 1024
+/**
+ * Bytes a client may leave unread in the listener (its socket's write buffer) before it is dropped:
+ * its connection is closed and what it had not read is freed; the page reconnects by itself and
+ * reloads the log. Exported for the tests.
+ */
+export const SLOW_BYTES = 256 * 1024
 /** Requests sent while still in flight (a proxied one, no status yet) whose final row is sent again once answered, at most. */
 const PENDING_LIMIT = 200
 /** How long such a request is waited for. */
@@ -17,8 +21,6 @@ const HEARTBEAT_MS = 15_000
 
 interface Client {
   res: ServerResponse
-  /** Writes were dropped: send `resync` once the socket drains. */
-  behind: boolean
 }
 
 interface Hub {
@@ -40,8 +42,9 @@ const hubs = new WeakMap<Instance, Hub>()
  * Bounded so that a flood of requests cannot slow the listener or the page: the request path
  * does no work for it (a timer reads the log's newest id every `BATCH_MS` while a page is
  * open); at most one `requests` event per interval, with at most `BATCH_LIMIT` records, else a
- * `resync` (the page reloads the log, which is bounded itself); a client that does not read
- * what it was sent gets nothing more until its socket drains, then a `resync`.
+ * `resync` (the page reloads the log, which is bounded itself); each event is serialised once,
+ * whatever the number of clients; a client that leaves more than `SLOW_BYTES` unread is
+ * dropped (its connection closed), so a hung tab costs at most that much.
  *
  * Events: `requests` (summaries, oldest first), `cleared` (a reset emptied the log or part
  * of it), `reload` (the live-reload status changed), `resync`.
@@ -66,7 +69,7 @@ export function openEventStream(instance: Instance, _req: IncomingMessage, res: 
     'x-content-type-options': 'nosniff',
   })
   res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify({ lastId: hub.lastId })}\n\n`)
-  const client: Client = { res, behind: false }
+  const client: Client = { res }
   hub.clients.add(client)
   const drop = () => {
     hub.clients.delete(client)
@@ -76,11 +79,6 @@ export function openEventStream(instance: Instance, _req: IncomingMessage, res: 
     }
   }
   res.on('close', drop)
-  res.on('drain', () => {
-    if (!client.behind) return
-    client.behind = false
-    write(client, 'resync', {})
-  })
   if (!hub.timer) {
     const current = hub
     hub.timer = setInterval(() => tick(instance, current), BATCH_MS)
@@ -88,17 +86,26 @@ export function openEventStream(instance: Instance, _req: IncomingMessage, res: 
   }
 }
 
-function write(client: Client, event: string, data: unknown): void {
-  if (client.behind || client.res.destroyed) return
-  if (client.res.writableLength > SLOW_BYTES) {
-    client.behind = true
+/**
+ * Sends `text` to a client, or drops the client when it left more than `SLOW_BYTES` unread: what
+ * the kernel would not take waits in the socket's buffer, which would otherwise grow with every
+ * batch for as long as the client does not read (a suspended tab, a hung script).
+ */
+function write(client: Client, text: string): void {
+  const res = client.res
+  if (res.destroyed) return
+  // The response's writableLength counts its socket's buffer too (what the kernel did not take).
+  if (res.writableLength > SLOW_BYTES) {
+    res.destroy()
     return
   }
-  if (!client.res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)) client.behind = true
+  res.write(text)
 }
 
+/** One event to every client, serialised once. */
 function broadcast(hub: Hub, event: string, data: unknown): void {
-  for (const client of hub.clients) write(client, event, data)
+  const text = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
+  for (const client of hub.clients) write(client, text)
 }
 
 function tick(instance: Instance, hub: Hub): void {
@@ -132,7 +139,7 @@ function tick(instance: Instance, hub: Hub): void {
   hub.beat += BATCH_MS
   if (hub.beat >= HEARTBEAT_MS) {
     hub.beat = 0
-    for (const client of hub.clients) if (!client.behind && !client.res.destroyed) client.res.write(': keep-alive\n\n')
+    for (const client of hub.clients) write(client, ': keep-alive\n\n')
   }
 }
 

@@ -5,14 +5,14 @@ import type { Instance } from '../node/instance.js'
 import { countOf } from '../core/count.js'
 
 /**
- * A request as the dashboard's list shows it: the record without its headers and body (those
+ * A request as the dashboard's list shows it: the record without its headers and bodies (those
  * come with `GET /__mockyard/dashboard/requests/:id`). Fields other surfaces add to the record
  * (a `proxied` mark) pass through.
  */
-export type RequestSummary = Omit<RequestRecord, 'headers' | 'body' | 'responseHeaders'>
+export type RequestSummary = Omit<RequestRecord, 'headers' | 'body' | 'responseHeaders' | 'responseBody'>
 
 export function summarize(record: RequestRecord): RequestSummary {
-  const { headers: _headers, body: _body, responseHeaders: _response, ...summary } = record
+  const { headers: _headers, body: _body, responseHeaders: _response, responseBody: _responseBody, ...summary } = record
   return summary
 }
 
@@ -108,11 +108,11 @@ function itemAt(count: number, repeats: number[]): number {
 
 /**
  * The route table a session sees (docs/behaviour.md, "The dashboard"): each route with its
- * methods and entries, their conditions, sequence positions for that session, and which
- * routes come from overrides (everyone's, or the session's own).
+ * methods and entries, their conditions, sequence positions for that session, which routes come
+ * from overrides (everyone's, or the session's own), and which other sessions have overrides.
  */
 export function dashboardRoutes(instance: Instance, session = '') {
-  const { engine, overrides, sessionOverrides } = instance.inspect(session)
+  const { engine, overrides, sessionOverrides, overriddenSessions } = instance.inspect(session)
   const table = engine.table
   const config = table.config as Record<string, Json>
   const counts = engine.sequenceCounts(session)
@@ -164,5 +164,8 @@ export function dashboardRoutes(instance: Instance, session = '') {
       override: own.includes(route.key) ? 'session' : everyone.includes(route.key) ? 'everyone' : null,
     }
   })
-  return { session, overrides: { everyone, session: own }, routes }
+  // Another session's overrides do not change this table, but "no overrides in force" would be
+  // wrong while one has some: they are named, for the page to point at.
+  const sessions = session === '' ? [...overriddenSessions].sort() : overriddenSessions.filter((name) => name !== session).sort()
+  return { session, overrides: { everyone, session: own, sessions }, routes }
 }

@@ -2,7 +2,7 @@ import { dirname, resolve as resolvePath } from 'node:path'
 import type { RequestHandler } from 'msw'
 import type { Engine } from '../core/create-engine.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
-import { createPipeline, pipelineRequestFromFetch, type Outcome, type PipelineRequest, type RespondOptions } from '../core/pipeline.js'
+import { createPipeline, pipelineRequestFromFetch, type PipelineStats, type Outcome, type PipelineRequest, type RespondOptions } from '../core/pipeline.js'
 import type { RequestLog } from '../core/request-log.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
@@ -66,7 +66,9 @@ export interface Instance {
   /** The last live reload: when, and its error while the config is broken (the dashboard shows it). */
   readonly reloads: ReloadStatus
   /** What answers a session now: its engine and the override layers in force (everyone's, then its own). */
-  inspect(session?: string): { engine: Engine; overrides: RoutesConfig[]; sessionOverrides: RoutesConfig[] }
+  inspect(session?: string): { engine: Engine; overrides: RoutesConfig[]; sessionOverrides: RoutesConfig[]; overriddenSessions: string[] }
+  /** The per-session state held now (sessions counted, engines, sessions with sequence positions). */
+  stats(): PipelineStats
   close(): Promise<void>
 }
 
@@ -142,6 +144,7 @@ export async function createInstance(
     handlers: pipeline.handlers,
     respond: pipeline.respond,
     use: pipeline.use,
+    stats: pipeline.stats,
     useRoutes(input, session = '') {
       let routes: RoutesConfig
       let files = inlineFiles
@@ -169,8 +172,8 @@ export async function createInstance(
     defaults,
     reloads: source.reloads,
     inspect(session = '') {
-      const { engine, overrides, sessionOverrides } = pipeline.inspect(session)
-      return { engine, overrides: overrides.map((layer) => layer.routes), sessionOverrides: sessionOverrides.map((layer) => layer.routes) }
+      const { engine, overrides, sessionOverrides, overriddenSessions } = pipeline.inspect(session)
+      return { engine, overrides: overrides.map((layer) => layer.routes), sessionOverrides: sessionOverrides.map((layer) => layer.routes), overriddenSessions }
     },
     routes(session = '') {
       return pipeline.inspect(session).engine.table.config

@@ -116,13 +116,21 @@ export function createNotificationsStore(notifications: readonly Notification[],
   const fixtures: readonly Notification[] = deepFreeze(structuredClone(notifications) as Notification[])
   const sessions = new Map<string, Notification[]>()
 
+  // Copy on write, per notification: a session's list starts as the fixtures' own (frozen)
+  // objects, and only a notification the session changes is cloned. A session that marks one
+  // notification read costs one array of references and one copy, not a copy of every fixture.
   const writable = (session: string): Notification[] => {
     let list = sessions.get(session)
     if (!list) {
-      list = fixtures.map((notification) => structuredClone(notification))
+      list = [...fixtures]
       sessions.set(session, list)
     }
     return list
+  }
+  /** The session's own copy of a notification, made on its first change. */
+  const own = (list: Notification[], index: number): Notification => {
+    if (Object.isFrozen(list[index])) list[index] = structuredClone(list[index]!)
+    return list[index]!
   }
 
   return {
@@ -130,7 +138,8 @@ export function createNotificationsStore(notifications: readonly Notification[],
     list: (session = '') => sessions.get(session) ?? fixtures,
     update(id, changes, session = '') {
       if (!(sessions.get(session) ?? fixtures).some((n) => n.id === id)) return undefined
-      const notification = writable(session).find((n) => n.id === id)!
+      const list = writable(session)
+      const notification = own(list, list.findIndex((n) => n.id === id))
       if (changes.read !== undefined) notification.read = changes.read
       if (changes.viewed !== undefined) notification.viewed = changes.viewed
       return notification

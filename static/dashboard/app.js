@@ -29,6 +29,16 @@ function el(tag, attrs = {}, ...children) {
   return node
 }
 
+/**
+ * A path (or URL) that wraps between its parts, not inside a word: a break opportunity after
+ * each `/`, `?`, `&` and `=`; the CSS breaks a single segment only when it alone is too wide.
+ */
+function wrappable(text) {
+  const fragment = document.createDocumentFragment()
+  for (const piece of text.split(/(?<=[/?&=])/)) fragment.append(piece, document.createElement('wbr'))
+  return fragment
+}
+
 async function getJson(path) {
   const response = await fetch(API + path, { headers: { accept: 'application/json' }, cache: 'no-store' })
   if (!response.ok) throw new Error(`${response.status} ${(await response.text()).slice(0, 300)}`)
@@ -111,7 +121,7 @@ function rowOf(record) {
     el('td', { class: 'time', text: timeOf(record.time) }),
     el('td', { class: 'session', title: sessionLabel(record.session), text: session }),
     el('td', { class: 'method', text: record.method }),
-    el('td', { class: 'path mono', text: pathOf(record.url) }),
+    el('td', { class: 'path mono' }, wrappable(pathOf(record.url))),
     el('td', { class: `status status-${String(record.status).charAt(0)}`, text: record.status === 0 ? '…' : String(record.status), title: record.status === 0 ? 'waiting for the answer' : undefined }),
     el('td', { class: 'by' }, answeredBy(record)),
     el('td', { class: 'file', text: record.file ?? '' }),
@@ -230,6 +240,17 @@ function bodyView(record) {
   return el('pre', { class: 'body', text: record.body })
 }
 
+/**
+ * The response body as the log kept it (a route's answer: text up to 64 KB, a binary one shown
+ * as its type and size); an answer from a handler or the proxy target is not recorded.
+ */
+function responseBodyView(record) {
+  if (record.responseBody === undefined) {
+    return el('p', { class: 'count', text: record.status === 0 ? 'no response (nothing answered in process)' : 'not recorded (only a route’s answer is kept)' })
+  }
+  return bodyView({ body: record.responseBody, headers: record.responseHeaders ?? {} })
+}
+
 async function openDetail(id, focus = true) {
   state.selected = id
   for (const row of document.querySelectorAll('#requests tr.row')) row.setAttribute('aria-selected', row.dataset.id === String(id) ? 'true' : 'false')
@@ -238,6 +259,8 @@ async function openDetail(id, focus = true) {
   panel.hidden = false
   panel.parentElement.classList.add('with-detail')
   body.replaceChildren(el('p', { class: 'count', text: 'loading…' }))
+  // Below 900 px the details sit under the list: bring them into view, or a tap seems to do nothing.
+  if (STACKED.matches) panel.scrollIntoView({ block: 'start' })
   let record
   try {
     record = await getJson(`requests/${id}`)
@@ -247,12 +270,12 @@ async function openDetail(id, focus = true) {
     return
   }
   if (state.selected !== id) return
-  $('detail-title').textContent = `${record.method} ${pathOf(record.url)}`
+  $('detail-title').replaceChildren(`${record.method} `, wrappable(pathOf(record.url)))
   const facts = el('dl')
   const fact = (name, value) => facts.append(el('dt', { text: name }), el('dd', {}, value))
   fact('Time', record.time)
   fact('Session', sessionLabel(record.session))
-  fact('URL', el('span', { class: 'mono', text: record.url }))
+  fact('URL', el('span', { class: 'mono' }, wrappable(record.url)))
   fact('Status', el('span', { class: `status-${String(record.status).charAt(0)}`, text: String(record.status) }))
   fact('Answered by', answeredBy(record))
   if (record.file) fact('File', el('code', { text: record.file }))
@@ -262,9 +285,14 @@ async function openDetail(id, focus = true) {
   parts.push(el('h3', { text: 'Request headers' }), headersTable(record.headers, 'Request headers'))
   parts.push(el('h3', { text: 'Request body' }), bodyView(record))
   parts.push(el('h3', { text: `Response ${record.status}` }), headersTable(record.responseHeaders, 'Response headers'))
+  parts.push(el('h3', { text: 'Response body' }), responseBodyView(record))
   body.replaceChildren(...parts)
-  if (focus) panel.focus()
+  if (focus) panel.focus({ preventScroll: STACKED.matches })
+  if (STACKED.matches) panel.scrollIntoView({ block: 'start' })
 }
+
+/** The width below which the details go under the list (app.css). */
+const STACKED = window.matchMedia('(max-width: 900px)')
 
 function closeDetail() {
   const id = state.selected
@@ -303,6 +331,11 @@ async function renderRoutes() {
   const overrides = []
   if (view.overrides.everyone.length > 0) overrides.push(`overrides for everyone: ${view.overrides.everyone.join(', ')}`)
   if (view.overrides.session.length > 0) overrides.push(`overrides of this session: ${view.overrides.session.join(', ')}`)
+  const others = view.overrides.sessions ?? []
+  if (others.length > 0) {
+    const named = others.slice(0, 5).join(', ') + (others.length > 5 ? ` and ${others.length - 5} more` : '')
+    overrides.push(`${session === '' ? '' : 'other '}session${others.length === 1 ? '' : 's'} with overrides of their own: ${named} (pick one in the session filter to see its table)`)
+  }
   $('routes-head').textContent =
     `${view.routes.length} route${view.routes.length === 1 ? '' : 's'}; sequence positions of ${session === '' ? 'requests without a session' : `session ${session}`}` +
     (overrides.length > 0 ? `; ${overrides.join('; ')}` : '; no overrides in force') + '.'
@@ -440,6 +473,10 @@ function selectTab(name, focus = false) {
     if (on && focus) tab.focus()
     $(tab.getAttribute('aria-controls')).hidden = !on
   }
+  // Filters only where they act: the request filters on the list; the session also picks the
+  // route table's positions; the config has none. The reset buttons stay on every view.
+  for (const node of document.querySelectorAll('#filters .requests-only')) node.hidden = name !== 'requests'
+  $('f-session').closest('label').hidden = name === 'config'
   if (name === 'routes') void renderRoutes()
   if (name === 'config') renderConfig()
 }

@@ -158,7 +158,7 @@ test('a request opened in full, with the keyboard: headers redacted, body, respo
   await expect(detail).toContainText('v1/payments · post[0]')
   await expect(detail.locator('table.headers').first()).toContainText('authorization<redacted>')
   await expect(detail.locator('table.headers').first()).not.toContainText('secret-token')
-  await expect(detail.locator('pre.body')).toHaveText('{"method":{"type":"card"}}')
+  await expect(detail.locator('pre.body').first()).toHaveText('{"method":{"type":"card"}}')
   await expect(detail).toContainText('Response 200')
   await expect(detail.locator('table.headers').nth(1)).toContainText('content-typeapplication/json; charset=utf-8')
 
@@ -257,6 +257,106 @@ test('options and files, and readable on a narrow window', async ({ page, listen
   await expect(page.locator('#config')).toContainText('Last reload')
   await expect(page.locator('#config pre').first()).toContainText('"latency": 0')
   await expect(page.locator('#config pre').nth(1)).toContainText('"data": ')
+})
+
+test('the request detail shows the response body: text, a binary file as its type and size', async ({ page, listener }) => {
+  await send(listener, '/v1/payments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ method: { type: 'card' } }) })
+  await send(listener, '/v1/report')
+  await open(page, listener)
+  const rows = page.locator('#requests tr.row')
+  await expect(rows).toHaveCount(2)
+  const detail = page.locator('#detail')
+  await rows.nth(1).click()
+  await expect(detail.locator('h2')).toHaveText('POST /v1/payments')
+  await expect(detail.locator('h3').last()).toHaveText('Response body')
+  await expect(detail.locator('pre.body').last()).toHaveText('{"file":"payment-card.json"}')
+  await rows.first().click()
+  await expect(detail.locator('h2')).toHaveText('GET /v1/report')
+  await expect(detail).toContainText(/binary body \(application\/pdf\), \d+ bytes/)
+})
+
+test('"all sessions" names the sessions with overrides of their own', async ({ page, listener }) => {
+  await fetch(listener.url + '/__mockyard/routes', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', 'x-mockyard-session': 'ov' },
+    body: JSON.stringify({ 'v1/users': { status: 500 } }),
+  })
+  await send(listener, '/v1/users', { session: 'ov' })
+  await open(page, listener)
+  await page.getByRole('tab', { name: 'Routes' }).click()
+  const head = page.locator('#routes-head')
+  await expect(head).toContainText('session with overrides of their own: ov')
+  await expect(head).not.toContainText('no overrides in force')
+  await page.selectOption('#f-session', 'ov')
+  await expect(head).toContainText('overrides of this session: v1/users')
+  await expect(page.getByRole('article', { name: 'route v1/users' })).toContainText('override (this session)')
+})
+
+test('the request filters show on the request list only; the session also on the route table', async ({ page, listener }) => {
+  await send(listener, '/v1/users', { session: 'f' })
+  await open(page, listener)
+  const path = page.locator('#f-path')
+  const status = page.locator('#f-status')
+  const unmatched = page.locator('#f-unmatched')
+  const session = page.locator('#f-session')
+  for (const control of [path, status, unmatched, session]) await expect(control).toBeVisible()
+  await page.getByRole('tab', { name: 'Routes' }).click()
+  for (const control of [path, status, unmatched]) await expect(control).toBeHidden()
+  await expect(session).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Reset all' })).toBeVisible()
+  await page.getByRole('tab', { name: 'Config' }).click()
+  for (const control of [path, status, unmatched, session]) await expect(control).toBeHidden()
+  await expect(page.getByRole('button', { name: 'Reset all' })).toBeVisible()
+  await page.getByRole('tab', { name: 'Requests' }).click()
+  for (const control of [path, status, unmatched, session]) await expect(control).toBeVisible()
+})
+
+test('at phone width (390x844): the session column stays, paths wrap between segments, a tapped row opens in view', async ({ page, listener }) => {
+  const long = '/v1/claims/with-a-rather-long-segment/and-another-segment/and-one-more?status=open&owner=someone'
+  await send(listener, long, { session: 'phone-test' })
+  for (let i = 0; i < 30; i++) await send(listener, `/v1/users?page=${i}`, { session: 'phone-test' })
+  await page.setViewportSize({ width: 390, height: 844 })
+  await open(page, listener)
+  const rows = page.locator('#requests tr.row')
+  await expect(rows).toHaveCount(31)
+  await expect(page.locator('#requests th.col-session')).toBeVisible()
+  await expect(rows.first().locator('td.session')).toBeVisible()
+  await expect(rows.first().locator('td.session')).toHaveText('phone-test')
+
+  // The cell wraps between segments (after '/', '?', '&', '=', or a hyphen), never inside a word.
+  const cell = rows.last().locator('td.path')
+  await expect(cell).toHaveText(long)
+  const { midWord, lines } = await cell.evaluate((td) => {
+    const midWord: string[] = []
+    const tops = new Set<number>()
+    const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT)
+    for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+      let previousTop: number | undefined
+      for (let i = 0; i < node.length; i++) {
+        const range = document.createRange()
+        range.setStart(node, i)
+        range.setEnd(node, i + 1)
+        const top = Math.round(range.getBoundingClientRect().top)
+        tops.add(top)
+        const before = node.data[i - 1]
+        if (previousTop !== undefined && top !== previousTop && /[A-Za-z0-9]/.test(before!) && /[A-Za-z0-9]/.test(node.data[i]!)) {
+          midWord.push(node.data.slice(Math.max(0, i - 6), i) + '|' + node.data.slice(i, i + 6))
+        }
+        previousTop = top
+      }
+    }
+    return { midWord, lines: tops.size }
+  })
+  expect(midWord).toEqual([])
+  expect(lines).toBeGreaterThan(1)
+
+  // The details go under the list: a tap on the last row brings them into view.
+  await rows.last().scrollIntoViewIfNeeded()
+  await rows.last().click()
+  const detail = page.locator('#detail')
+  await expect(detail.locator('h2')).toHaveText(`GET ${long}`)
+  await expect(detail.locator('h2')).toBeInViewport()
+  await expect(detail).toContainText('Response body')
 })
 
 test('a live reload that breaks the config shows a banner; a good one takes it away', async ({ page }) => {

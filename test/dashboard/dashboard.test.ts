@@ -5,6 +5,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { MockServer, startMockServer, type RunningServer } from 'mockyard/node'
 import { captureLogs, rawRequest, removeTempDirs, until, writeMocks } from '../rules/support.js'
@@ -158,6 +159,23 @@ describe('GET /__mockyard/dashboard/requests/:id', () => {
     expect(gone.status).toBe(404)
     expect((await gone.json()).message).toContain('holds no request 99')
   })
+
+  it('gives the response body a route sent: text up to 64 KB, the rest counted; not in the summaries', async () => {
+    const big = JSON.stringify({ items: 'x'.repeat(70 * 1024) })
+    const mocks = writeMocks({ ...routes, 'v1/big': { file: 'big.json' } }, { ...files, 'big.json': big })
+    const server = await startMockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider })
+    servers.push(server)
+    await fetch(server.url + '/v1/users')
+    await fetch(server.url + '/v1/big')
+    await fetch(server.url + '/v1/users', { method: 'HEAD' })
+    expect((await getJson(server.url + '/__mockyard/dashboard/requests/1')).responseBody).toBe('[{"id":1}]')
+    const cut = (await getJson(server.url + '/__mockyard/dashboard/requests/2')).responseBody as string
+    expect(cut.startsWith(big.slice(0, 64 * 1024))).toBe(true)
+    expect(cut.endsWith(`… [${Buffer.byteLength(big) - 64 * 1024} more bytes]`)).toBe(true)
+    expect((await getJson(server.url + '/__mockyard/dashboard/requests/3')).responseBody).toBeNull()
+    const state = await getJson(server.url + '/__mockyard/dashboard/state')
+    expect(state.requests[0].responseBody).toBeUndefined()
+  })
 })
 
 describe('GET /__mockyard/dashboard/routes', () => {
@@ -182,7 +200,7 @@ describe('GET /__mockyard/dashboard/routes', () => {
       ['GET, POST, PUT, PATCH, DELETE', 'default', 'claims-all.json', null],
       ['GET', 'get[0]', 'claims-open.json', { status: 'open' }],
     ])
-    expect(beta.overrides).toEqual({ everyone: [], session: ['v1/flags'] })
+    expect(beta.overrides).toEqual({ everyone: [], session: ['v1/flags'], sessions: [] })
     expect(beta.routes.find((r: any) => r.key === 'v1/flags').override).toBe('session')
 
     // Another session: its own positions, no override.
@@ -191,6 +209,9 @@ describe('GET /__mockyard/dashboard/routes', () => {
     expect(gamma.routes.find((r: any) => r.key === 'v1/jobs/42').entries[0]).toMatchObject({ served: 1, next: 0 })
     expect(gamma.routes.find((r: any) => r.key === 'v1/flags')).toBeUndefined()
     expect(gamma.overrides.session).toEqual([])
+    // The sessions with overrides of their own are named to the others, and to "all sessions".
+    expect(gamma.overrides.sessions).toEqual(['beta'])
+    expect((await getJson(server.url + '/__mockyard/dashboard/routes')).overrides).toEqual({ everyone: [], session: [], sessions: ['beta'] })
     await fetch(server.url + '/v1/jobs/42', session('gamma'))
     const after = await getJson(server.url + '/__mockyard/dashboard/routes?session=gamma')
     expect(after.routes.find((r: any) => r.key === 'v1/jobs/42').entries[0]).toMatchObject({ served: 2, next: 1 })
@@ -279,6 +300,41 @@ describe('GET /__mockyard/dashboard/events (the live feed)', () => {
       for (const event of stream.events.filter((e) => e.event === 'requests')) expect(event.data.length).toBeLessThanOrEqual(200)
     } finally {
       stream.close()
+    }
+  })
+
+  it('drops a client that leaves more than 256 KB unread; a client that reads keeps its stream', async () => {
+    const { server } = await start()
+    const { port } = new URL(server.url)
+    // A client that never reads: a real socket, paused once its request is sent (a hung tab).
+    const slow = connect({ host: '127.0.0.1', port: Number(port) })
+    slow.on('error', () => {})
+    slow.write(`GET /__mockyard/dashboard/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)
+    slow.pause()
+    const reader = openEvents(server.url)
+    try {
+      await until(() => reader.events.some((e) => e.event === 'hello'), 5000, 'the hello event')
+      // Waves of 150 requests with 8 KB queries (under one batch of 200 per 250 ms): about 1.2 MB
+      // of events per wave, 12 MB in all, far more than the kernel's socket buffers take.
+      const query = 'q='.padEnd(8 * 1024, 'x')
+      for (let wave = 0; wave < 10; wave++) {
+        await Promise.all(Array.from({ length: 150 }, (_, i) => fetch(`${server.url}/v1/users?w=${wave}&i=${i}&${query}`).then((r) => r.arrayBuffer())))
+        await new Promise((resolve) => setTimeout(resolve, 300))
+      }
+      await until(() => reader.events.filter((e) => e.event === 'requests').flatMap((e) => e.data).length === 1500, 10_000, 'every request on the reading client')
+      // The slow client's stream was closed by the listener: once it reads, it sees the end.
+      let received = 0
+      const ended = new Promise<void>((resolve) => slow.on('end', resolve))
+      slow.on('data', (chunk: Buffer) => (received += chunk.byteLength))
+      slow.resume()
+      await Promise.race([ended, new Promise((_, reject) => setTimeout(() => reject(new Error('the listener kept the slow client connected')), 10_000))])
+      expect(received).toBeLessThan(1500 * 8 * 1024)
+      expect(reader.response!.destroyed).toBe(false)
+      await fetch(server.url + '/v1/users')
+      await until(() => reader.events.filter((e) => e.event === 'requests').flatMap((e) => e.data).length === 1501, 5000, 'a request after the drop')
+    } finally {
+      slow.destroy()
+      reader.close()
     }
   })
 
