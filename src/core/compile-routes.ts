@@ -1,7 +1,7 @@
 import { compileCondition, compilePattern, type Condition } from './compile-condition.js'
 import { toPointer } from './errors.js'
 import { parsePath } from './parse-request.js'
-import { SCHEMA_KEY } from './validate-routes.js'
+import { ROUTE_KEYS, SCHEMA_KEY } from './validate-routes.js'
 import { METHOD_KEYS, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
 
 /** A data file and the folder (or plugin) that supplied it. */
@@ -53,6 +53,8 @@ export interface CompiledRoute {
   readonly key: string
   /** Upper-case method -> its candidates. */
   readonly methods: Map<string, CompiledMethod>
+  /** The keys of the route that mockyard does not know (a typo such as `fiel`), for explanations. */
+  readonly unknownKeys?: readonly string[]
 }
 
 /** One routes file (or plugin) and where its data files live. */
@@ -416,6 +418,12 @@ class LazyRoute implements CompiledRoute {
 
   get methods(): Map<string, CompiledMethod> {
     return (this.#methods ??= compileMethods(this.key, this.resolved()))
+  }
+
+  get unknownKeys(): string[] {
+    const resolved = this.resolved()
+    const routes = new Set([resolved.view, ...[...(resolved.methods?.values() ?? [])].map((source) => source.route)])
+    return [...new Set([...routes].flatMap((route) => Object.keys(route).filter((key) => !ROUTE_KEYS.has(key))))]
   }
 }
 

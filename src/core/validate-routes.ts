@@ -1,11 +1,13 @@
 import { toPointer, type ConfigProblem } from './errors.js'
+import { closestKey } from './closest-key.js'
 import { METHOD_KEYS } from './types.js'
 
 type Path = Array<string | number>
 
 const HEADER_KEYS = ['responseHeader', 'responseHeaders'] as const
 const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS] as const
-const ROUTE_KEYS = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS])
+/** The keys a route may hold (the others are warned about, and ignored). */
+export const ROUTE_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS])
 const ENTRY_KEYS = new Set<string>([...RESPONSE_KEYS, 'params', 'headers', 'response'])
 const ITEM_KEYS = new Set<string>([...RESPONSE_KEYS, 'repeat'])
 
@@ -121,10 +123,11 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
     if ('latency' in object) checkNumber([...path, 'latency'], object.latency, 'latency')
     for (const key of HEADER_KEYS) if (key in object) checkHeaders([...path, key], object[key], key)
   }
-  const checkUnknown = (path: Path, object: Record<string, unknown>, allowed: Set<string>, where: string) => {
+  const checkUnknown = (path: Path, object: Record<string, unknown>, allowed: ReadonlySet<string>, where: string) => {
     for (const key of Object.keys(object)) {
       if (!allowed.has(key)) {
-        warn([...path, key], `unknown key "${key}" in ${where}; it is ignored`, `Remove it, or use one of ${[...allowed].join(', ')}.`)
+        const closest = closestKey(key, allowed)
+        warn([...path, key], `unknown key "${key}" in ${where}; it is ignored`, closest ? `Did you mean "${closest}"? Rename it, or remove it.` : `Remove it, or use one of ${[...allowed].join(', ')}.`)
       }
     }
   }

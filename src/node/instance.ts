@@ -24,6 +24,12 @@ export interface SurfaceDefaults {
   bundled?: boolean
   /** Print option warnings even when `logLevel` hides warnings (surfaces quiet by default; docs/behaviour.md, "Options"). */
   warnOptions?: boolean
+  /**
+   * Read each data file when first served instead of at load, checking only that it exists (in
+   * process under a test runner: a test file loads faster). Default: where warnings are hidden.
+   * A `logProvider` always has them read and checked at load.
+   */
+  readOnFirstUse?: boolean
 }
 
 /** A request as every node surface hands it over (the pipeline's request). */
@@ -92,10 +98,11 @@ export async function createInstance(
   defaults: SurfaceDefaults,
   optionOverrides?: MockyardOptions,
 ): Promise<Instance> {
-  // The data files are checked at load where their warnings would show; elsewhere (Vitest, at
-  // 'error') they are read on first use.
-  const showsWarnings = (config: ResolvedConfig) => config.options.logProvider !== undefined || LOG_LEVELS.indexOf(defaults.logLevel) >= LOG_LEVELS.indexOf('warn')
-  const source = await openConfigSource(() => resolveConfig(input, { bundled: defaults.bundled ?? false }, optionOverrides), { checkFiles: showsWarnings })
+  // The data files are read and checked at load unless the surface reads them on first use
+  // (Vitest; surfaces whose warnings are hidden), where only their existence is checked.
+  const readOnFirstUse = defaults.readOnFirstUse ?? LOG_LEVELS.indexOf(defaults.logLevel) < LOG_LEVELS.indexOf('warn')
+  const checkFiles = (config: ResolvedConfig) => config.options.logProvider !== undefined || !readOnFirstUse
+  const source = await openConfigSource(() => resolveConfig(input, { bundled: defaults.bundled ?? false }, optionOverrides), { checkFiles })
   const options = source.config.options
   const logger = options.logProvider ? options.logProvider() : createLogger(defaults.logLevel)
   const watching = options.watch ?? defaults.watch

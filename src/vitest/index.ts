@@ -18,6 +18,21 @@ export interface MockServerHandle extends HarnessApi {
   readonly instance: Instance | undefined
 }
 
+/** The messages of the errors a test failed with, and of their causes. */
+function shownMessages(errors: ReadonlyArray<unknown> | undefined): string[] {
+  const texts: string[] = []
+  const seen = new Set<unknown>()
+  const visit = (error: unknown) => {
+    if (typeof error !== 'object' || error === null || seen.has(error)) return
+    seen.add(error)
+    const { message, cause } = error as { message?: unknown; cause?: unknown }
+    if (typeof message === 'string') texts.push(message)
+    visit(cause)
+  }
+  for (const error of errors ?? []) visit(error)
+  return texts
+}
+
 /**
  * Registers Vitest hooks that serve the given config in process: load and intercept before all
  * tests, reset after each (sequences, per-test handlers and routes, the notifications store, the
@@ -45,7 +60,10 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
   }
 
   beforeAll(async () => {
-    instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'error', warnOptions: true })
+    // Warnings belong on the test output (a typo'd route key, a missing data file, an unhandled
+    // request under 'warn'): each printed once per load, on stderr, which Vitest shows with the
+    // test. Data files are still read on first use, so a test file loads fast.
+    instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'warn', readOnFirstUse: true })
     try {
       interception = interceptInstance(instance)
     } catch (error) {
@@ -58,14 +76,20 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
     }
   })
 
-  afterEach(() => {
+  afterEach((context) => {
     instance?.reset()
     interception?.clearExplanations()
-    const messages = interception?.takeUnmatched() ?? []
+    // An explanation the test already failed with (the request's own error, or its cause) is
+    // not repeated: each is shown once, here only when the app swallowed the error.
+    const shown = shownMessages(context.task.result?.errors)
+    const messages = (interception?.takeUnmatched() ?? []).filter((message) => !shown.some((text) => text.includes(message)))
     if (messages.length > 0) {
-      throw new Error(
+      const error = new Error(
         formatMessage(`${messages.length === 1 ? 'a request' : `${messages.length} requests`} had no mock in this test:\n${messages.join('\n')}\nAdd a route or a handler (mocks.use()), or set onUnhandledRequest to 'warn' or 'bypass'.`),
       )
+      // The failure is the explanation; where in mockyard it was thrown is no help.
+      error.stack = `${error.name}: ${error.message}`
+      throw error
     }
   })
 
