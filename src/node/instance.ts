@@ -59,7 +59,8 @@ export interface Instance {
   /** Adds handlers in front of all others until the next reset. */
   use(...handlers: RequestHandler[]): void
   /**
-   * Adds or replaces routes (for one session, or for everyone) until the next reset: an object,
+   * Overrides routes (for one session, or for everyone) until the next reset, replacing what they
+   * answer (docs/behaviour.md, "Overrides"): an object,
    * or the path of a routes file (its files are read from its own data folder).
    */
   useRoutes(routes: RoutesConfig | string, session?: string): void

@@ -40,7 +40,7 @@ export interface AdminClient {
   waitForRequest(predicate: (request: LoggedRequest) => boolean, options?: { timeout?: number; interval?: number }): Promise<LoggedRequest>
   /** The routes in force, as loaded plus overrides. */
   routes(): Promise<RoutesConfig>
-  /** Adds or replaces routes (for the session, or for everyone) until the next reset. */
+  /** Overrides routes (for the session, or for everyone) until the next reset: they replace what they answer, never merge. */
   useRoutes(routes: RoutesConfig): Promise<RoutesConfig>
 }
 
