@@ -124,6 +124,8 @@ describe('unmatched requests', () => {
     const once = (text: string) => expect(output.split(text).length - 1, text).toBe(1)
     once('warnings.json#/v1~1users/fiel: unknown key "fiel" in a route; it is ignored. Did you mean "file"?')
     once('warnings.json#/v1~1gone/file: the data file "gone.json" does not exist in')
+    // The files that are there (checked without reading them) are not warned about.
+    once('does not exist')
     once('[mockyard] no route answers GET /v1/none: no route has the path /v1/none.')
     once('[mockyard] no route answers GET /v1/users: v1/users answers no method: it has no file, url or status and no method key. Did you mean "file" for "fiel"?')
     expect(output).toContain('  - v1/users (no method)')
