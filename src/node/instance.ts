@@ -165,13 +165,13 @@ export async function createInstance(
         if (parsed.problem) throw new ConfigError([parsed.problem])
         routes = parsed.value as RoutesConfig
         files = source.filesFor(defaultDataFor(dirname(path)))
-        const { errors } = validateRoutes(routes, path)
-        if (errors.length > 0) throw new ConfigError(errors)
       } else {
         routes = input
-        const { errors } = validateRoutes(routes, 'useRoutes()')
-        if (errors.length > 0) throw new ConfigError(errors)
       }
+      const { errors, warnings } = validateRoutes(routes, typeof input === 'string' ? resolvePath(input) : 'useRoutes()')
+      if (errors.length > 0) throw new ConfigError(errors)
+      // An unknown key in an override (a typo'd `fiel`) is warned about as in a routes file.
+      for (const warning of warnings) logger.warn(formatMessage(formatProblem(warning)))
       pipeline.override({ file: typeof input === 'string' ? input : 'overrides', routes, files }, session)
     },
     defaults,
