@@ -34,6 +34,30 @@ function shownMessages(errors: ReadonlyArray<unknown> | undefined): string[] {
 }
 
 /**
+ * A client that wraps the request's error and copies its message (axios) would have Vitest print
+ * the explanation twice, as the error and as its `Caused by`: the cause is dropped from the
+ * test's reported errors where its explanation is in the message already.
+ */
+function dropRepeatedCauses(errors: unknown[] | undefined, explanations: readonly string[]): void {
+  if (explanations.length === 0) return
+  for (const error of errors ?? []) {
+    let current = error as { message?: unknown; cause?: unknown } | undefined
+    for (let depth = 0; current && typeof current === 'object' && depth < 10; depth++) {
+      const cause = current.cause as { message?: unknown; cause?: unknown } | undefined
+      const message = current.message
+      if (cause && typeof cause === 'object' && typeof message === 'string' && typeof cause.message === 'string') {
+        const repeated = explanations.some((text) => message.includes(text) && (cause.message as string).includes(text))
+        if (repeated) {
+          current.cause = cause.cause
+          continue
+        }
+      }
+      current = cause
+    }
+  }
+}
+
+/**
  * Registers Vitest hooks that serve the given config in process: load and intercept before all
  * tests, reset after each (sequences, per-test handlers and routes, the notifications store, the
  * request log), stop after all — safely, also when loading failed. Latency defaults to 0 here,
@@ -81,8 +105,11 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
     interception?.clearExplanations()
     // An explanation the test already failed with (the request's own error, or its cause) is
     // not repeated: each is shown once, here only when the app swallowed the error.
-    const shown = shownMessages(context.task.result?.errors)
-    const messages = (interception?.takeUnmatched() ?? []).filter((message) => !shown.some((text) => text.includes(message)))
+    const unmatched = interception?.takeUnmatched() ?? []
+    const errors = context.task.result?.errors
+    dropRepeatedCauses(errors, unmatched)
+    const shown = shownMessages(errors)
+    const messages = unmatched.filter((message) => !shown.some((text) => text.includes(message)))
     if (messages.length > 0) {
       const error = new Error(
         formatMessage(`${messages.length === 1 ? 'a request' : `${messages.length} requests`} had no mock in this test:\n${messages.join('\n')}\nAdd a route or a handler (mocks.use()), or set onUnhandledRequest to 'warn' or 'bypass'.`),
