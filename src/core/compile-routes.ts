@@ -1,7 +1,7 @@
 import { compileCondition, compilePattern, type Condition } from './compile-condition.js'
 import { toPointer } from './errors.js'
 import { parsePath } from './parse-request.js'
-import { SCHEMA_KEY } from './validate-routes.js'
+import { ROUTE_KEYS, SCHEMA_KEY } from './validate-routes.js'
 import { METHOD_KEYS, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
 
 /** A data file and the folder (or plugin) that supplied it. */
@@ -53,6 +53,8 @@ export interface CompiledRoute {
   readonly key: string
   /** Upper-case method -> its candidates. */
   readonly methods: Map<string, CompiledMethod>
+  /** The keys of the route that mockyard does not know (a typo such as `fiel`), for explanations. */
+  readonly unknownKeys?: readonly string[]
 }
 
 /** One routes file (or plugin) and where its data files live. */
@@ -61,6 +63,11 @@ export interface RouteSource {
   readonly file: string
   readonly routes: RoutesConfig
   readonly files: FileSource
+  /**
+   * A layer of overrides (`useRoutes`, `PUT /__mockyard/routes`): its routes replace what they
+   * answer instead of merging into it (docs/behaviour.md, "Overrides").
+   */
+  readonly override?: boolean
 }
 
 export interface RouteMatch {
@@ -334,33 +341,118 @@ interface Contribution {
   route: Record<string, unknown>
 }
 
+/** Latency and response headers an override lays over every answer of a route it does not replace. */
+interface ResponseLayer {
+  latency?: number
+  headers: Record<string, string>
+}
+
+/** Where one method of a route is compiled from: a route object, and the layers laid over its answers. */
+interface MethodSource {
+  route: Record<string, unknown>
+  layers: readonly ResponseLayer[]
+}
+
+/**
+ * A route after its routes files and overrides: the routes files merged (`view`, also what admin
+ * views show), and, once an override touched it, where each method now comes from.
+ */
+interface ResolvedRoute {
+  view: Record<string, unknown>
+  methods?: Map<string, MethodSource>
+}
+
+const LAYER_KEYS = new Set(['latency', 'responseHeader', 'responseHeaders'])
+
+/**
+ * Applies one override to a route (docs/behaviour.md, "Overrides"): it replaces, never merges.
+ * A route-level `file`/`url`/`status` replaces every method; method keys replace those methods
+ * whole (default, entries, sequences: nothing of the route's own is inherited); an override of
+ * only `latency` or response headers is laid over the route's own answers.
+ */
+function applyOverride(resolved: ResolvedRoute, override: Record<string, unknown>): void {
+  const methods = resolved.methods ?? new Map(METHOD_KEYS.map((method) => [method, { route: resolved.view, layers: [] }] as [string, MethodSource]))
+  resolved.methods = methods
+  // A route-level `file`, `url` or `status` answers every method.
+  if (answers(override)) {
+    for (const method of METHOD_KEYS) methods.set(method, { route: override, layers: [] })
+    resolved.view = override
+    return
+  }
+  const replaced = METHOD_KEYS.filter((method) => hasOwn(override, method))
+  if (replaced.length > 0) {
+    const view = Object.assign(Object.create(null), resolved.view) as Record<string, unknown>
+    for (const method of replaced) {
+      methods.set(method, { route: override, layers: [] })
+      view[method] = override[method]
+    }
+    resolved.view = view
+    return
+  }
+  if (!Object.keys(override).some((key) => LAYER_KEYS.has(key))) return
+  const layer: ResponseLayer = { headers: headersOf(override) }
+  if (typeof override.latency === 'number') layer.latency = override.latency
+  for (const [method, source] of methods) methods.set(method, { route: source.route, layers: [...source.layers, layer] })
+  const view = Object.assign(Object.create(null), resolved.view) as Record<string, unknown>
+  for (const key of LAYER_KEYS) if (hasOwn(override, key)) view[key] = isObject(view[key]) && isObject(override[key]) ? { ...view[key], ...override[key] } : override[key]
+  resolved.view = view
+}
+
+/** Lays latency and headers over one answer: the layer's latency wins, headers merge by name. */
+function layered(spec: ResponseSpec, layers: readonly ResponseLayer[]): ResponseSpec {
+  let result = spec
+  for (const layer of layers) {
+    result = { ...result, headers: { ...result.headers, ...layer.headers } }
+    if (layer.latency !== undefined) result.latency = layer.latency
+  }
+  return result
+}
+
+function layeredMethod(compiled: CompiledMethod, layers: readonly ResponseLayer[]): CompiledMethod {
+  if (layers.length === 0) return compiled
+  const candidate = (c: Candidate): Candidate => ({
+    ...c,
+    response: layered(c.response, layers),
+    sequence: c.sequence?.map((step) => ({ ...layered(step, layers), repeat: step.repeat })),
+  })
+  return { default: compiled.default && candidate(compiled.default), conditionals: compiled.conditionals.map(candidate) }
+}
+
 /** A route whose methods are compiled on first use: loading costs the same for 10 or 5,000 routes. */
 class LazyRoute implements CompiledRoute {
   #methods: Map<string, CompiledMethod> | undefined
   constructor(
     readonly key: string,
-    private readonly merged: () => Record<string, unknown>,
+    private readonly resolved: () => ResolvedRoute,
   ) {}
 
   get methods(): Map<string, CompiledMethod> {
-    return (this.#methods ??= compileMethods(this.key, this.merged()))
+    return (this.#methods ??= compileMethods(this.key, this.resolved()))
+  }
+
+  get unknownKeys(): string[] {
+    const resolved = this.resolved()
+    const routes = new Set([resolved.view, ...[...(resolved.methods?.values() ?? [])].map((source) => source.route)])
+    return [...new Set([...routes].flatMap((route) => Object.keys(route).filter((key) => !ROUTE_KEYS.has(key))))]
   }
 }
 
-function compileMethods(key: string, route: Record<string, unknown>): Map<string, CompiledMethod> {
+function compileMethods(key: string, resolved: ResolvedRoute): Map<string, CompiledMethod> {
   const methods = new Map<string, CompiledMethod>()
   for (const method of METHOD_KEYS) {
+    const source = resolved.methods?.get(method) ?? { route: resolved.view, layers: [] }
     // HEAD answers as GET would unless the route has a head key of its own (see the engine).
-    if (method === 'head' && !hasOwn(route, 'head')) continue
-    const compiled = compileMethod(key, route, method)
-    if (compiled) methods.set(method.toUpperCase(), compiled)
+    if (method === 'head' && !hasOwn(source.route, 'head')) continue
+    const compiled = compileMethod(key, source.route, method)
+    if (compiled) methods.set(method.toUpperCase(), layeredMethod(compiled, source.layers))
   }
   return methods
 }
 
 /**
  * Merges routes files in order (later files replace earlier keys deeply; arrays are replaced;
- * every `file` stays bound to the data folder of the file that named it) and compiles the
+ * every `file` stays bound to the data folder of the file that named it), applies the override
+ * layers after them (which replace what they answer, `applyOverride`) and compiles the
  * result into a route table. Loading only indexes the route keys; a route's entries, matchers
  * and regular expressions are built the first time a request reaches it, once.
  *
@@ -389,18 +481,20 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
       contributions.push({ source, route })
     }
   }
-  const mergedRoutes = new Map<string, Record<string, unknown>>()
-  const mergedRoute = (key: string): Record<string, unknown> => {
-    let merged = mergedRoutes.get(key)
-    if (!merged) {
+  const resolvedRoutes = new Map<string, ResolvedRoute>()
+  const resolvedRoute = (key: string): ResolvedRoute => {
+    let resolved = resolvedRoutes.get(key)
+    if (!resolved) {
       for (const { source, route } of byKey.get(key)!) {
         const copy = tagRoute(source, route)
+        if (!resolved) resolved = { view: copy }
+        else if (source.override) applyOverride(resolved, copy)
         // The copy is ours: merging into it in place is safe (merge copies what it descends into).
-        merged = merged ? merge(merged, copy) : copy
+        else resolved.view = merge(resolved.view, copy)
       }
-      mergedRoutes.set(key, merged!)
+      resolvedRoutes.set(key, resolved!)
     }
-    return merged!
+    return resolved!
   }
 
   const routes: CompiledRoute[] = []
@@ -409,7 +503,7 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
   const literal = new Map<string, RouteMatch>()
   const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
   for (const key of byKey.keys()) {
-    const compiled = new LazyRoute(key, () => mergedRoute(key))
+    const compiled = new LazyRoute(key, () => resolvedRoute(key))
     routes.push(compiled)
     const normal = normalizePath(key)
     // Literal routes are found in the Map first, so only routes with parameters need the trie.
@@ -423,7 +517,7 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
     get config() {
       if (!config) {
         const merged = Object.create(null) as Record<string, unknown>
-        for (const key of byKey.keys()) merged[key] = mergedRoute(key)
+        for (const key of byKey.keys()) merged[key] = resolvedRoute(key).view
         config = JSON.parse(
           JSON.stringify(merged, (_key, value) => (value && typeof value === 'object' && FILE_TAG in value ? (value as TaggedFile).ref.name : value)),
         ) as RoutesConfig

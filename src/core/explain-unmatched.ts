@@ -1,4 +1,6 @@
-import { methodOf, methodsOf, type RouteTable } from './compile-routes.js'
+import { closestKey } from './closest-key.js'
+import { methodOf, methodsOf, type CompiledRoute, type RouteTable } from './compile-routes.js'
+import { ROUTE_KEYS } from './validate-routes.js'
 import { scoreCandidate, type RequestValues } from './match-entry.js'
 
 /** A request no route answered, as the engine saw it. */
@@ -36,6 +38,24 @@ function list(items: string[]): string {
 }
 
 /**
+ * A route that answers no method at all (only unknown keys, or only `latency`): said plainly,
+ * with the likely typo (`fiel` for `file`) when one of its keys is close to a known one.
+ */
+function answersNoMethod(head: string, route: CompiledRoute): string {
+  const typos = (route.unknownKeys ?? []).flatMap((key) => {
+    const known = closestKey(key, ROUTE_KEYS)
+    return known ? [{ key, known }] : []
+  })
+  const guess = typos.map(({ key, known }) => `did you mean "${known}" for "${key}"?`).join(' ')
+  return [
+    `${head}: ${route.key} answers no method: it has no file, url or status and no method key.${guess ? ` ${guess[0]!.toUpperCase()}${guess.slice(1)}` : ''}`,
+    typos.length > 0
+      ? `Rename ${list(typos.map(({ key, known }) => `"${key}" to "${known}"`))} in "${route.key}" in your routes file.`
+      : `Add a "file" (or a method key such as "get") to "${route.key}" in your routes file.`,
+  ].join('\n')
+}
+
+/**
  * Explains why no route answered a request: the closest routes by path when none has it, the
  * methods a route answers when the method is wrong, and for each entry why it is out when
  * every entry is. Ends with what to do.
@@ -59,7 +79,7 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     if (closest.length > 0) {
       lines.push('Closest routes:')
       for (const { key, route } of closest) {
-        lines.push(`  - ${key} (${methodsOf(route).join(', ')})`)
+        lines.push(`  - ${key} (${methodsOf(route).join(', ') || 'no method'})`)
       }
     } else {
       lines.push('No routes are configured.')
@@ -71,6 +91,7 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
   const compiled = methodOf(route, method)
   if (!compiled || !request.values) {
     const methods = methodsOf(route)
+    if (methods.length === 0) return answersNoMethod(head, route)
     return [
       `${head}: ${route.key} answers ${list(methods)}, not ${method}.`,
       `Add a "${method.toLowerCase()}" key (or a route-level "file") to "${route.key}" in your routes file.`,

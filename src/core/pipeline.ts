@@ -287,7 +287,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     },
     override(layer, session = '') {
       sessions.touch(session)
-      const layers = [...(overrides.get(session)?.layers ?? []), layer]
+      // Marked as an override: it replaces what it answers instead of merging (compileRoutes).
+      const layers = [...(overrides.get(session)?.layers ?? []), { ...layer, override: true }]
       overrides.set(session, { layers, engine: createEngine(tableWith(layers, session), engineOptions) })
       overridesChanged()
     },

@@ -1,11 +1,13 @@
 import { toPointer, type ConfigProblem } from './errors.js'
+import { closestKey } from './closest-key.js'
 import { METHOD_KEYS } from './types.js'
 
 type Path = Array<string | number>
 
 const HEADER_KEYS = ['responseHeader', 'responseHeaders'] as const
 const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS] as const
-const ROUTE_KEYS = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS])
+/** The keys a route may hold (the others are warned about, and ignored). */
+export const ROUTE_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS])
 const ENTRY_KEYS = new Set<string>([...RESPONSE_KEYS, 'params', 'headers', 'response'])
 const ITEM_KEYS = new Set<string>([...RESPONSE_KEYS, 'repeat'])
 
@@ -35,12 +37,6 @@ export function isInsideFolder(name: string): boolean {
   return depth > 0
 }
 
-/** What the caller lends the validator: the core has no name-distance code of its own (the Node loader lends it). */
-export interface ValidateSettings {
-  /** The allowed key closest to an unknown one (`fiel` -> `file`), for "did you mean" in warnings. */
-  closestName?: (name: string, candidates: readonly string[]) => string | undefined
-}
-
 /** The top-level key a routes file may carry for editors (`"$schema": "..."`); never a route. */
 export const SCHEMA_KEY = '$schema'
 
@@ -51,7 +47,7 @@ export const SCHEMA_KEY = '$schema'
  * @example
  * const { errors, warnings } = validateRoutes(JSON.parse(text), 'mocks/routes.json')
  */
-export function validateRoutes(routes: unknown, file: string, settings: ValidateSettings = {}): RoutesValidation {
+export function validateRoutes(routes: unknown, file: string): RoutesValidation {
   const errors: ConfigProblem[] = []
   const warnings: ConfigProblem[] = []
   const error = (path: Path, message: string, fix: string) =>
@@ -99,7 +95,7 @@ export function validateRoutes(routes: unknown, file: string, settings: Validate
     }
     for (const key of Object.keys(condition)) {
       if (key !== 'pattern' && key !== 'flags') {
-        const close = settings.closestName?.(key, ['pattern', 'flags'])
+        const close = closestKey(key, ['pattern', 'flags'])
         warn([...path, key], `unknown key "${key}" in a pattern condition`, `${close ? `Did you mean "${close}"? ` : ''}A pattern condition takes only "pattern" and "flags".`)
       }
     }
@@ -130,11 +126,11 @@ export function validateRoutes(routes: unknown, file: string, settings: Validate
     if ('latency' in object) checkNumber([...path, 'latency'], object.latency, 'latency')
     for (const key of HEADER_KEYS) if (key in object) checkHeaders([...path, key], object[key], key)
   }
-  const checkUnknown = (path: Path, object: Record<string, unknown>, allowed: Set<string>, where: string) => {
+  const checkUnknown = (path: Path, object: Record<string, unknown>, allowed: ReadonlySet<string>, where: string) => {
     for (const key of Object.keys(object)) {
       if (!allowed.has(key)) {
-        const close = settings.closestName?.(key, [...allowed])
-        warn([...path, key], `unknown key "${key}" in ${where}; it is ignored`, close ? `Did you mean "${close}"?` : `Remove it, or use one of ${[...allowed].join(', ')}.`)
+        const closest = closestKey(key, allowed)
+        warn([...path, key], `unknown key "${key}" in ${where}; it is ignored`, closest ? `Did you mean "${closest}"? Rename it, or remove it.` : `Remove it, or use one of ${[...allowed].join(', ')}.`)
       }
     }
   }

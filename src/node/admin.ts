@@ -91,7 +91,8 @@ function readAll(req: IncomingMessage, limit: number): Promise<Uint8Array | null
  * - `POST /__mockyard/reset`: sequences, overrides and the request log back to the start;
  * - `GET /__mockyard/requests`: `{ requests: [...] }`, oldest first;
  * - `GET /__mockyard/routes`: the routes in force (as loaded, plus overrides);
- * - `PUT /__mockyard/routes`: a routes.json-shaped body that adds or replaces routes, validated
+ * - `PUT /__mockyard/routes`: a routes.json-shaped body of overrides (they replace what they
+ *   answer, never merge: docs/behaviour.md, "Overrides"), validated
  *   whole first (within `limit`, at most 64 levels deep, valid): otherwise nothing changes.
  */
 export async function handleAdmin(instance: Instance, req: IncomingMessage, res: ServerResponse, options: { path: string; limit: number; origin?: string }): Promise<boolean> {

@@ -24,6 +24,12 @@ export interface SurfaceDefaults {
   bundled?: boolean
   /** Print option warnings even when `logLevel` hides warnings (surfaces quiet by default; docs/behaviour.md, "Options"). */
   warnOptions?: boolean
+  /**
+   * Read each data file when first served instead of at load, checking only that it exists (in
+   * process under a test runner: a test file loads faster). Default: where warnings are hidden.
+   * A `logProvider` always has them read and checked at load.
+   */
+  readOnFirstUse?: boolean
 }
 
 /** A request as every node surface hands it over (the pipeline's request). */
@@ -53,7 +59,8 @@ export interface Instance {
   /** Adds handlers in front of all others until the next reset. */
   use(...handlers: RequestHandler[]): void
   /**
-   * Adds or replaces routes (for one session, or for everyone) until the next reset: an object,
+   * Overrides routes (for one session, or for everyone) until the next reset, replacing what they
+   * answer (docs/behaviour.md, "Overrides"): an object,
    * or the path of a routes file (its files are read from its own data folder).
    */
   useRoutes(routes: RoutesConfig | string, session?: string): void
@@ -94,10 +101,11 @@ export async function createInstance(
   defaults: SurfaceDefaults,
   optionOverrides?: MockyardOptions,
 ): Promise<Instance> {
-  // The data files are checked at load where their warnings would show; elsewhere (Vitest, at
-  // 'error') they are read on first use.
-  const showsWarnings = (config: ResolvedConfig) => config.options.logProvider !== undefined || LOG_LEVELS.indexOf(defaults.logLevel) >= LOG_LEVELS.indexOf('warn')
-  const source = await openConfigSource(() => resolveConfig(input, { bundled: defaults.bundled ?? false }, optionOverrides), { checkFiles: showsWarnings })
+  // The data files are read and checked at load unless the surface reads them on first use
+  // (Vitest; surfaces whose warnings are hidden), where only their existence is checked.
+  const readOnFirstUse = defaults.readOnFirstUse ?? LOG_LEVELS.indexOf(defaults.logLevel) < LOG_LEVELS.indexOf('warn')
+  const checkFiles = (config: ResolvedConfig) => config.options.logProvider !== undefined || !readOnFirstUse
+  const source = await openConfigSource(() => resolveConfig(input, { bundled: defaults.bundled ?? false }, optionOverrides), { checkFiles })
   const options = source.config.options
   const logger = options.logProvider ? options.logProvider() : createLogger(defaults.logLevel)
   const watching = options.watch ?? defaults.watch
@@ -160,13 +168,13 @@ export async function createInstance(
         if (parsed.problem) throw new ConfigError([parsed.problem])
         routes = parsed.value as RoutesConfig
         files = source.filesFor(defaultDataFor(dirname(path)))
-        const { errors } = validateRoutes(routes, path)
-        if (errors.length > 0) throw new ConfigError(errors)
       } else {
         routes = input
-        const { errors } = validateRoutes(routes, 'useRoutes()')
-        if (errors.length > 0) throw new ConfigError(errors)
       }
+      const { errors, warnings } = validateRoutes(routes, typeof input === 'string' ? resolvePath(input) : 'useRoutes()')
+      if (errors.length > 0) throw new ConfigError(errors)
+      // An unknown key in an override (a typo'd `fiel`) is warned about as in a routes file.
+      for (const warning of warnings) logger.warn(formatMessage(formatProblem(warning)))
       pipeline.override({ file: typeof input === 'string' ? input : 'overrides', routes, files }, session)
     },
     defaults,

@@ -187,6 +187,28 @@ function isFolder(path: string): boolean {
   }
 }
 
+/**
+ * Whether a data file exists, without reading it (`undefined`: a name outside its folder). One
+ * listing per folder, kept in `listings`, costs a quarter of a stat per file (bench/README.md,
+ * "Checking data files at load"); a name the listing lacks is settled by a stat (a disk that
+ * ignores case).
+ */
+function fileExists(path: string | undefined, listings: Map<string, Set<string> | undefined>): boolean {
+  if (path === undefined) return false
+  const folder = dirname(path)
+  if (!listings.has(folder)) {
+    let listing: Set<string> | undefined
+    try {
+      listing = new Set(readdirSync(folder))
+    } catch {
+      listing = undefined
+    }
+    listings.set(folder, listing)
+  }
+  if (listings.get(folder)?.has(basename(path))) return true
+  return statSync(path, { throwIfNoEntry: false })?.isFile() ?? false
+}
+
 /** The data folder to use beside a routes file: its `data` subfolder if present, else its own. */
 export function defaultDataFor(folder: string): string {
   const data = join(folder, 'data')
@@ -370,10 +392,10 @@ export interface ReadRoutesResult {
  * unknown keys, missing data files and data `.json` files that do not parse are warnings.
  *
  * With `checkFiles` (the default) every data file the routes name is read now, which finds the
- * missing and unparseable ones and serves the first requests from memory. Without it (where no
- * one would see those warnings: under Vitest, at `logLevel: 'error'`) the files are read on first
- * use, and loading costs a test file a few milliseconds less (bench/README.md, "Per-file cost
- * under Vitest").
+ * missing and unparseable ones and serves the first requests from memory. Without it (in
+ * process, under Vitest) the files are read on first use, and loading costs a test file a few
+ * milliseconds less (bench/README.md, "Per-file cost under Vitest"): only whether each exists is
+ * checked at load (a missing file is still a warning; invalid JSON is not looked for).
  */
 export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: string) => FolderFiles, checkFiles = true): Promise<ReadRoutesResult> {
   const errors: ConfigProblem[] = []
@@ -398,15 +420,11 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
       }
       routes = parsed.value
     }
-    const result = validateRoutes(routes, spec.label, { closestName })
+    const result = validateRoutes(routes, spec.label)
     errors.push(...result.errors)
     warnings.push(...result.warnings)
     if (result.errors.length > 0) continue
     const files = filesFor(spec.data)
-    if (!checkFiles) {
-      sources.push({ file: spec.label, routes: routes as RoutesConfig, files })
-      continue
-    }
     const named = listFiles(routes)
     if (named.length > 0 && !isFolder(spec.data)) {
       if (!missingFolders.has(spec.data)) {
@@ -419,8 +437,15 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
     // Every named file: missing ones and unparseable JSON are warnings. The reads fill the
     // cache, so the first requests are served from memory. Each file is read and parsed once.
     const states = new Map<string, 'ok' | 'missing' | 'invalid' | 'outside'>()
+    const listings = new Map<string, Set<string> | undefined>()
     for (const { name, path } of named) {
       let state = states.get(name)
+      if (state === undefined && !checkFiles) {
+        // Read on first use: only whether it exists now (a stat, not a read), so that a missing
+        // file is still a warning at load.
+        state = fileExists(files.pathOf(name), listings) ? 'ok' : files.leadsOutside(name) ? 'outside' : 'missing'
+        states.set(name, state)
+      }
       if (state === undefined) {
         const bytes = files.load(name)
         state = bytes === undefined ? (files.leadsOutside(name) ? 'outside' : 'missing') : name.endsWith('.json') && !isJson(bytes) ? 'invalid' : 'ok'

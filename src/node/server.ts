@@ -26,7 +26,7 @@ export interface HarnessApi {
   waitForRequest(predicate: (record: RequestRecord) => boolean, options?: { timeout?: number }): Promise<RequestRecord>
   /** Adds msw handlers in front of the others until the next reset. */
   use(...handlers: RequestHandler[]): void
-  /** Adds or replaces routes (an object, or a routes.json path) until the next reset. */
+  /** Overrides routes (an object, or a routes.json path) until the next reset: they replace what they answer (docs/behaviour.md, "Overrides"). */
   useRoutes(routes: RoutesConfig | string): void
   /** Sequences, overrides, per-test handlers and the request log back to the start. */
   reset(): void

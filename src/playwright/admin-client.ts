@@ -40,12 +40,50 @@ export interface AdminClient {
   waitForRequest(predicate: (request: LoggedRequest) => boolean, options?: { timeout?: number; interval?: number }): Promise<LoggedRequest>
   /** The routes in force, as loaded plus overrides. */
   routes(): Promise<RoutesConfig>
-  /** Adds or replaces routes (for the session, or for everyone) until the next reset. */
+  /** Overrides routes (for the session, or for everyone) until the next reset: they replace what they answer, never merge. */
   useRoutes(routes: RoutesConfig): Promise<RoutesConfig>
 }
 
-async function call(url: string, init: RequestInit): Promise<unknown> {
-  const res = await fetch(url, init)
+/** The variable the Playwright helpers read the listener's URL from (`URL_VARIABLE` in ./index.ts). */
+const URL_VARIABLE = 'MOCKYARD_URL'
+
+/**
+ * The listener did not answer at all (refused, unknown host, reset): said once, with where the URL
+ * came from and what to do, instead of the raw `fetch failed` and its cause.
+ */
+export class ListenerUnreachableError extends Error {
+  override name = 'ListenerUnreachableError'
+}
+
+/** Why a request to the listener failed, in a few words (`connect ECONNREFUSED 127.0.0.1:9`). */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: unknown })?.cause
+  const inner = cause instanceof Error ? cause : error instanceof Error ? error : undefined
+  if (inner instanceof AggregateError && inner.errors.length > 0) return reasonOf({ cause: inner.errors[0] })
+  return inner?.message || (inner as NodeJS.ErrnoException | undefined)?.code || String(error)
+}
+
+/** How the message of a `ListenerUnreachableError` begins, after the prefix. */
+export const UNREACHABLE = 'cannot reach '
+
+function unreachable(url: string, error: unknown): ListenerUnreachableError {
+  const named = process.env[URL_VARIABLE] !== undefined && url.replace(/\/+$/, '') === process.env[URL_VARIABLE].replace(/\/+$/, '') ? `${URL_VARIABLE}=${url}` : url
+  const message = formatMessage(
+    `${UNREACHABLE}${named}: ${reasonOf(error)}. Start the mock server before the tests (globalSetup() from mockyard/playwright, or the CLI as a webServer entry), and check that the URL is the one it printed ("mockyard listening on ...").`,
+  )
+  const failure = new ListenerUnreachableError(message)
+  // The stack would only show mockyard's own frames.
+  failure.stack = `${failure.name}: ${message}`
+  return failure
+}
+
+async function call(url: string, listener: string, init: RequestInit): Promise<unknown> {
+  let res: Response
+  try {
+    res = await fetch(url, init)
+  } catch (error) {
+    throw unreachable(listener, error)
+  }
   const text = await res.text()
   if (!res.ok) {
     let message = text
@@ -74,10 +112,10 @@ export function createAdminClient(url: string, options: { session?: string } = {
     url,
     session: options.session,
     async reset() {
-      await call(base + 'reset', { method: 'POST', headers })
+      await call(base + 'reset', url, { method: 'POST', headers })
     },
     async requests(filter) {
-      const all = ((await call(base + 'requests', { headers })) as { requests: LoggedRequest[] }).requests
+      const all = ((await call(base + 'requests', url, { headers })) as { requests: LoggedRequest[] }).requests
       return filter ? all.filter((record) => matchesFilter(record, filter)) : all
     },
     async waitForRequest(predicate, { timeout = 5000, interval = 50 } = {}) {
@@ -92,10 +130,10 @@ export function createAdminClient(url: string, options: { session?: string } = {
       }
     },
     async routes() {
-      return (await call(base + 'routes', { headers })) as RoutesConfig
+      return (await call(base + 'routes', url, { headers })) as RoutesConfig
     },
     async useRoutes(routes) {
-      return (await call(base + 'routes', { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(routes) })) as RoutesConfig
+      return (await call(base + 'routes', url, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(routes) })) as RoutesConfig
     },
   }
   return client

@@ -9,10 +9,10 @@ import type { Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWor
 import { formatMessage } from '../core/errors.js'
 import type { MockyardOptions } from '../node/options.js'
 import { startMockServer } from '../node/server.js'
-import { createAdminClient, SESSION_HEADER, type AdminClient } from './admin-client.js'
+import { createAdminClient, ListenerUnreachableError, SESSION_HEADER, UNREACHABLE, type AdminClient } from './admin-client.js'
 import { installedPlaywrightVersion, missingUrlMessage } from './missing-url.js'
 
-export { createAdminClient, SESSION_HEADER, type AdminClient, type LoggedRequest, type RequestFilter } from './admin-client.js'
+export { createAdminClient, ListenerUnreachableError, SESSION_HEADER, type AdminClient, type LoggedRequest, type RequestFilter } from './admin-client.js'
 
 /** The environment variable that carries the listener's URL to the tests. */
 export const URL_VARIABLE = 'MOCKYARD_URL'
@@ -76,12 +76,18 @@ export function mockyardFixtures(
   options: { url?: string } = {},
 ): Fixtures<MockyardTestFixtures, {}, PlaywrightTestArgs & PlaywrightTestOptions, PlaywrightWorkerArgs & PlaywrightWorkerOptions> {
   return {
-    mockyard: async ({}, use) => {
+    mockyard: async ({}, use, testInfo) => {
       const url = options.url ?? process.env[URL_VARIABLE]
       if (!url) throw new Error(missingUrlMessage(installedPlaywrightVersion()))
       const client = createAdminClient(url, { session: randomUUID() }) as MockyardFixture
       await use(client)
-      await client.reset()
+      try {
+        await client.reset()
+      } catch (error) {
+        // An unreachable listener the test already failed on is said once, not again here.
+        if (error instanceof ListenerUnreachableError && testInfo.errors.some((shown) => shown.message?.includes(UNREACHABLE))) return
+        throw error
+      }
     },
     page: async ({ page, mockyard }, use) => {
       await page.context().setExtraHTTPHeaders({ [SESSION_HEADER]: mockyard.session })

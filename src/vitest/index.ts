@@ -18,6 +18,45 @@ export interface MockServerHandle extends HarnessApi {
   readonly instance: Instance | undefined
 }
 
+/** The messages of the errors a test failed with, and of their causes. */
+function shownMessages(errors: ReadonlyArray<unknown> | undefined): string[] {
+  const texts: string[] = []
+  const seen = new Set<unknown>()
+  const visit = (error: unknown) => {
+    if (typeof error !== 'object' || error === null || seen.has(error)) return
+    seen.add(error)
+    const { message, cause } = error as { message?: unknown; cause?: unknown }
+    if (typeof message === 'string') texts.push(message)
+    visit(cause)
+  }
+  for (const error of errors ?? []) visit(error)
+  return texts
+}
+
+/**
+ * A client that wraps the request's error and copies its message (axios) would have Vitest print
+ * the explanation twice, as the error and as its `Caused by`: the cause is dropped from the
+ * test's reported errors where its explanation is in the message already.
+ */
+function dropRepeatedCauses(errors: unknown[] | undefined, explanations: readonly string[]): void {
+  if (explanations.length === 0) return
+  for (const error of errors ?? []) {
+    let current = error as { message?: unknown; cause?: unknown } | undefined
+    for (let depth = 0; current && typeof current === 'object' && depth < 10; depth++) {
+      const cause = current.cause as { message?: unknown; cause?: unknown } | undefined
+      const message = current.message
+      if (cause && typeof cause === 'object' && typeof message === 'string' && typeof cause.message === 'string') {
+        const repeated = explanations.some((text) => message.includes(text) && (cause.message as string).includes(text))
+        if (repeated) {
+          current.cause = cause.cause
+          continue
+        }
+      }
+      current = cause
+    }
+  }
+}
+
 /**
  * Registers Vitest hooks that serve the given config in process: load and intercept before all
  * tests, reset after each (sequences, per-test handlers and routes, the notifications store, the
@@ -45,7 +84,10 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
   }
 
   beforeAll(async () => {
-    instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'error', warnOptions: true })
+    // Warnings belong on the test output (a typo'd route key, a missing data file, an unhandled
+    // request under 'warn'): each printed once per load, on stderr, which Vitest shows with the
+    // test. Data files are still read on first use, so a test file loads fast.
+    instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'warn', readOnFirstUse: true })
     try {
       interception = interceptInstance(instance)
     } catch (error) {
@@ -58,14 +100,23 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
     }
   })
 
-  afterEach(() => {
+  afterEach((context) => {
     instance?.reset()
     interception?.clearExplanations()
-    const messages = interception?.takeUnmatched() ?? []
+    // An explanation the test already failed with (the request's own error, or its cause) is
+    // not repeated: each is shown once, here only when the app swallowed the error.
+    const unmatched = interception?.takeUnmatched() ?? []
+    const errors = context.task.result?.errors
+    dropRepeatedCauses(errors, unmatched)
+    const shown = shownMessages(errors)
+    const messages = unmatched.filter((message) => !shown.some((text) => text.includes(message)))
     if (messages.length > 0) {
-      throw new Error(
+      const error = new Error(
         formatMessage(`${messages.length === 1 ? 'a request' : `${messages.length} requests`} had no mock in this test:\n${messages.join('\n')}\nAdd a route or a handler (mocks.use()), or set onUnhandledRequest to 'warn' or 'bypass'.`),
       )
+      // The failure is the explanation; where in mockyard it was thrown is no help.
+      error.stack = `${error.name}: ${error.message}`
+      throw error
     }
   })
 

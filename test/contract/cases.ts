@@ -24,6 +24,11 @@ export interface Surface {
    * worker never sees the `Origin` the browser adds: the CORS cases check what a page gets.
    */
   forbiddenHeadersDropped?: boolean
+  /**
+   * Overrides routes until the next reset, the way the surface's users do (`useRoutes`, or
+   * `PUT /__mockyard/routes` over the listener); surfaces without it skip the override cases.
+   */
+  useRoutes?(routes: Record<string, unknown>): void | Promise<void>
 }
 
 /** The test framework the contract runs in: Vitest, or Playwright Test through a small adapter. */
@@ -39,8 +44,11 @@ export interface Framework {
 
 const json = (res: Response) => res.json() as Promise<{ file?: string }>
 
-/** Registers the contract's tests for a surface created by `create()` (options: the examples). */
-export function runContract(name: string, create: () => Promise<Surface>, framework: Framework): void {
+/**
+ * Registers the contract's tests for a surface created by `create()` (options: the examples);
+ * `overrides`: the surface offers `useRoutes`, and the override cases run on it.
+ */
+export function runContract(name: string, create: () => Promise<Surface>, framework: Framework, features: { overrides?: boolean } = {}): void {
   const { describe, it, beforeAll, afterAll, beforeEach, expect } = framework
   const each = <T extends unknown[]>(rows: T[]) => (title: string, body: (...args: T) => Promise<void>) => {
     for (const row of rows) {
@@ -217,6 +225,82 @@ export function runContract(name: string, create: () => Promise<Surface>, framew
         expect(body.self).not.toContain('${context}')
       })
     })
+
+    if (features.overrides) overrideCases()
+
+    /** docs/behaviour.md, "Overrides": an override replaces what it answers, never merges into it. */
+    function overrideCases() {
+      const use = async (routes: Record<string, unknown>) => {
+        if (!surface.useRoutes) throw new Error(`${name} offers no useRoutes`)
+        await surface.useRoutes(routes)
+      }
+      const answer = async (path: string, init?: RequestInit) => {
+        const res = await get(path, init)
+        return { status: res.status, body: await res.text() }
+      }
+      describe('overrides replace, never merge', () => {
+        it('a route-level status replaces the conditional GET entries: every GET is an empty 500', async () => {
+          await use({ 'v1/claims': { status: 500 } })
+          expect(await answer('/v1/claims?status=open')).toEqual({ status: 500, body: '' })
+          expect(await answer('/v1/claims')).toEqual({ status: 500, body: '' })
+          expect(await answer('/v1/claims', { method: 'POST' })).toEqual({ status: 500, body: '' })
+        })
+        it('a route-level status replaces a method key of its own (POST) too', async () => {
+          await use({ 'v1/orders': { status: 500 } })
+          expect(await answer('/v1/orders', { method: 'POST' })).toEqual({ status: 500, body: '' })
+          expect(await answer('/v1/orders', { method: 'DELETE' })).toEqual({ status: 500, body: '' })
+        })
+        it('a route-level status replaces a sequence: no 202s', async () => {
+          await use({ 'v1/jobs/42': { status: 500 } })
+          expect(await answer('/v1/jobs/42')).toEqual({ status: 500, body: '' })
+          expect(await answer('/v1/jobs/42')).toEqual({ status: 500, body: '' })
+        })
+        it('a status over a route with a success file answers an empty body', async () => {
+          await use({ 'v1/users': { status: 503 } })
+          expect(await answer('/v1/users')).toEqual({ status: 503, body: '' })
+        })
+        it('{ get: { status: 500 } } replaces the GETs (any query) and leaves POST as it was', async () => {
+          await use({ 'v1/claims': { get: { status: 500 } }, 'v1/orders': { get: { status: 500 } } })
+          expect(await answer('/v1/claims?status=open')).toEqual({ status: 500, body: '' })
+          expect(await answer('/v1/claims')).toEqual({ status: 500, body: '' })
+          expect(await answer('/v1/claims', { method: 'POST' })).toEqual({ status: 200, body: '{"file":"claims-all.json"}\n' })
+          expect(await answer('/v1/orders')).toEqual({ status: 500, body: '' })
+          expect(await answer('/v1/orders', { method: 'POST' })).toEqual({ status: 201, body: '{"file":"order-created.json"}\n' })
+        })
+        it('a replaced method starts its own sequence', async () => {
+          await use({ 'v1/jobs/42': { get: [{ response: [{ status: 201 }, { status: 500 }] }] } })
+          expect((await answer('/v1/jobs/42')).status).toBe(201)
+          expect(await answer('/v1/jobs/42')).toEqual({ status: 500, body: '' })
+        })
+        it('response headers alone are laid over the route\'s own answers, entries and sequences included', async () => {
+          await use({ 'v1/claims': { responseHeaders: { 'x-layer': 'on' } }, 'v1/jobs/42': { responseHeader: { 'x-layer': 'jobs' } } })
+          const open = await get('/v1/claims?status=open')
+          expect([open.status, open.headers.get('x-layer'), await open.text()]).toEqual([200, 'on', '{"file":"claims-open.json"}\n'])
+          const job = await get('/v1/jobs/42')
+          expect([job.status, job.headers.get('x-layer'), job.headers.get('location')]).toEqual([202, 'jobs', '/v1/jobs/42'])
+        })
+        it('latency alone is laid over the route\'s own answers', async () => {
+          await use({ 'v1/claims': { latency: 300 } })
+          const started = performance.now()
+          const res = await get('/v1/claims?status=open')
+          const elapsed = performance.now() - started
+          expect(await res.text()).toBe('{"file":"claims-open.json"}\n')
+          expect(elapsed).toBeGreaterThanOrEqual(280)
+        })
+        it('overrides layer: a later one over an earlier one', async () => {
+          await use({ 'v1/claims': { get: { status: 500 } } })
+          await use({ 'v1/claims': { responseHeaders: { 'x-layer': 'later' } } })
+          const res = await get('/v1/claims?status=open')
+          expect([res.status, res.headers.get('x-layer'), await res.text()]).toEqual([500, 'later', ''])
+          expect(await answer('/v1/claims', { method: 'POST' })).toEqual({ status: 200, body: '{"file":"claims-all.json"}\n' })
+        })
+        it('a reset brings the loaded routes back', async () => {
+          await use({ 'v1/claims': { status: 500 } })
+          await surface.reset()
+          expect(await answer('/v1/claims?status=open')).toEqual({ status: 200, body: '{"file":"claims-open.json"}\n' })
+        })
+      })
+    }
 
     describe('CORS', () => {
       it('echoes the Origin with credentials', async () => {

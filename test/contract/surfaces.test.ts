@@ -7,13 +7,19 @@ import { createHandlers, createMiddleware, MockServer, startMockServer } from 'm
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { EXAMPLES_DATA, EXAMPLES_ROUTES, runContract as runCases, type Surface } from './cases.js'
 
-const runContract = (name: string, create: () => Promise<Surface>) => runCases(name, create, { describe, it, beforeAll, afterAll, beforeEach, expect })
+const runContract = (name: string, create: () => Promise<Surface>, features?: { overrides?: boolean }) => runCases(name, create, { describe, it, beforeAll, afterAll, beforeEach, expect }, features)
 
 const options = { routes: EXAMPLES_ROUTES, data: EXAMPLES_DATA, latency: 0, watch: false }
 const quiet = { ...options, logProvider: () => ({ log() {}, debug() {}, info() {}, warn() {}, error: console.error }) }
 
 function over(base: string, close: () => unknown, reset: () => unknown): Surface {
-  return { fetch: (path, init) => fetch(base + path, init), close: async () => void (await close()), reset: () => void reset() }
+  return { fetch: (path, init) => fetch(base + path, init), close: async () => void (await close()), reset: () => void reset(), useRoutes: (routes) => putRoutes(base, routes) }
+}
+
+/** Overrides routes over the wire, as a test against a running listener does (`PUT /__mockyard/routes`). */
+async function putRoutes(base: string, routes: Record<string, unknown>): Promise<void> {
+  const res = await fetch(base + '/__mockyard/routes', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(routes) })
+  if (res.status !== 200) throw new Error(`PUT /__mockyard/routes answered ${res.status}: ${await res.text()}`)
 }
 
 async function listenOn(server: Server): Promise<string> {
@@ -34,7 +40,7 @@ runContract('in process (createHandlers + msw setupServer)', async () => {
 runContract('HTTP listener (startMockServer)', async () => {
   const server = await startMockServer(options)
   return over(server.url, () => server.stop(), () => server.reset())
-})
+}, { overrides: true })
 
 /** The middleware mounted in an express or connect app, listening on a random port. */
 async function inApp(mount: (middleware: Awaited<ReturnType<typeof createMiddleware>>) => Parameters<typeof createServer>[1]): Promise<Surface> {
@@ -56,4 +62,4 @@ runContract('MockServer', async () => {
   const server = new MockServer(quiet)
   const { port } = await server.start({ host: '127.0.0.1' })
   return over(`http://127.0.0.1:${port}`, () => server.stop(), () => server.reset())
-})
+}, { overrides: true })

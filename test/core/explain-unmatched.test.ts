@@ -56,6 +56,21 @@ describe('the route has the path', () => {
     )
   })
 
+  it('says plainly when the route answers no method, naming the likely typo', async () => {
+    expect(await explain({ 'v1/users': { fiel: 'a.json' } as never }, '/v1/users')).toBe(
+      text(
+        'no route answers GET /v1/users: v1/users answers no method: it has no file, url or status and no method key. Did you mean "file" for "fiel"?',
+        'Rename "fiel" to "file" in "v1/users" in your routes file.',
+      ),
+    )
+    expect(await explain({ 'v1/users': { latency: 5 } }, '/v1/users', { method: 'POST' })).toBe(
+      text(
+        'no route answers POST /v1/users: v1/users answers no method: it has no file, url or status and no method key.',
+        'Add a "file" (or a method key such as "get") to "v1/users" in your routes file.',
+      ),
+    )
+  })
+
   it('gives each entry the reason it is out, when every entry is', async () => {
     const search: RoutesConfig = {
       'v1/search': {

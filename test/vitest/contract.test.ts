@@ -10,6 +10,8 @@ runContract(
     fetch: (path, init) => fetch('http://api.example.test' + path, init),
     reset: () => mocks.reset(),
     close: () => undefined,
+    useRoutes: (routes) => mocks.useRoutes(routes as never),
   }),
   { describe, it, beforeAll, afterAll, beforeEach, expect },
+  { overrides: true },
 )

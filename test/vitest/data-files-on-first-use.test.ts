@@ -1,7 +1,7 @@
 /**
- * docs/behaviour.md, "Data files": under Vitest (`logLevel` 'error', no `logProvider`), the data
- * files a config names are read when first served, then kept; where warnings are shown they are
- * read and checked at load. Each test file then loads faster (bench/README.md, "Per-file cost
+ * docs/behaviour.md, "Building the response": under Vitest (no `logProvider`), the data files a
+ * config names are read when first served, then kept (only their existence is checked at load);
+ * with a `logProvider` they are read and checked at load. Each test file then loads faster (bench/README.md, "Per-file cost
  * under Vitest").
  */
 import { writeFileSync } from 'node:fs'

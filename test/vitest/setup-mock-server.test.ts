@@ -100,6 +100,42 @@ describe('unmatched requests', () => {
     expect(output).toMatch(/1 failed \| 1 passed|1 passed \| 1 failed|Tests\s+1 failed \| 1 passed/)
   })
 
+  it('each explanation is printed once, without stack frames of mockyard or its interception libraries', async () => {
+    const result = await runFixture('noise.fixture.ts')
+    const output = result.stdout + result.stderr
+    expect(result.status).toBe(1)
+    expect(output).toMatch(/Tests\s+5 failed/)
+    // Thrown at the request (fetch, wrapped as a cause, Node's http, axios) or, swallowed, after the test.
+    for (const path of ['/v1/by-fetch', '/v1/by-wrapped', '/v1/by-http', '/v1/by-axios', '/v1/by-swallowed']) {
+      expect(output.split(`no route answers GET ${path}:`).length - 1, path).toBe(1)
+    }
+    expect(output).toContain('Caused by: TypeError: [mockyard] no route answers GET /v1/by-wrapped')
+    expect(output).toContain('a request had no mock in this test:\n[mockyard] no route answers GET /v1/by-swallowed')
+    // The failing line of the test is shown; no line of mockyard's sources or bundle, nor of @mswjs.
+    expect(output).toContain('noise.fixture.ts:13:3')
+    expect(output).not.toMatch(/(src|dist)\/(node|vitest|core|chunks)\/[\w/-]+\.(ts|js):\d+/)
+    // Nor of the interceptors, in the errors mockyard throws (axios's own error has its own stack).
+    const failure = (title: string) => output.split(/\n FAIL /).slice(1).find((section) => section.includes(title)) ?? ''
+    expect(failure("Node's http client")).toContain('no route answers GET /v1/by-http')
+    expect(failure("Node's http client")).not.toContain('@mswjs')
+    // axios copies the message into its error: the cause is not printed a second time.
+    expect(failure('axios,')).not.toContain('Caused by')
+  }, 60_000)
+
+  it("warnings reach the test output once: a typo'd route key, a missing data file, and requests under 'warn'", async () => {
+    const result = await runFixture('warnings.fixture.ts')
+    const output = result.stdout + result.stderr
+    expect(result.status).toBe(0)
+    const once = (text: string) => expect(output.split(text).length - 1, text).toBe(1)
+    once('warnings.json#/v1~1users/fiel: unknown key "fiel" in a route; it is ignored. Did you mean "file"?')
+    once('warnings.json#/v1~1gone/file: the data file "gone.json" does not exist in')
+    // The files that are there (checked without reading them) are not warned about.
+    once('does not exist')
+    once('[mockyard] no route answers GET /v1/none: no route has the path /v1/none.')
+    once('[mockyard] no route answers GET /v1/users: v1/users answers no method: it has no file, url or status and no method key. Did you mean "file" for "fiel"?')
+    expect(output).toContain('  - v1/users (no method)')
+  }, 60_000)
+
   it("with 'bypass' go to the real network", async () => {
     const server = createServer((_req, res) => res.end('real'))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -17,6 +17,7 @@ import { createRequire } from 'node:module'
 import { formatMessage } from '../../core/errors.js'
 import { interceptClientRequests, type InterceptedRequest } from './client-request.js'
 import { currentFetchClasses } from './fetch-semantics.js'
+import { withoutOwnFrames } from '../own-frames.js'
 import { patchFetch } from './patch-fetch.js'
 
 export type UnhandledStrategy = 'error' | 'warn' | 'bypass'
@@ -148,7 +149,8 @@ export function startInterception(options: InterceptionOptions): Interception {
   const unhandled = async (request: Request): Promise<TypeError | undefined> => {
     let failure: TypeError | undefined
     if (strategy === 'error') {
-      failure = new TypeError(await explainSafely(request))
+      // The request fails with the explanation; mockyard's own frames are no help to the reader.
+      failure = withoutOwnFrames(new TypeError(await explainSafely(request)))
     } else if (strategy === 'warn') {
       const message = await explainSafely(request)
       try {
