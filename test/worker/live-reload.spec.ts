@@ -37,7 +37,7 @@ test.describe('live reload', () => {
     expect(await (await pageFetch(page, '/v1/users')).json()).toEqual({ file: 'users.json' })
     await editAndWaitForReload(page, join(DATA(), 'users.json'), '{ "file": "users.json", "edited": true }\n')
     expect(await (await pageFetch(page, '/v1/users')).json()).toEqual({ file: 'users.json', edited: true })
-    expect(terminal()).toContain(`info: [mockyard] ${join(DATA(), 'users.json')} changed: reloading the page.\n`)
+    expect(terminal()).toContain(`info: [mockyard] data file ${join(DATA(), 'users.json')} changed: reloading the page.\n`)
     expect(messages.filter((m) => m.includes('[vite] server connection lost') || m.startsWith('error:'))).toEqual([])
   })
 
