@@ -57,7 +57,7 @@ export default defineConfig({
     // rolldown makes by default (bench/README.md, "Per-file cost under Vitest").
     codeSplitting: {
       groups: [
-        { name: 'core', test: (id) => inVitestPath(id) && /[\\/]src[\\/]core[\\/]/.test(id), priority: 2 },
+        { name: 'core', test: (id) => inVitestPath(id) && /[\\/]src[\\/](core|harness)[\\/]/.test(id), priority: 2 },
         { name: 'node', test: (id) => inVitestPath(id), priority: 1 },
       ],
     },

@@ -1,5 +1,5 @@
 import type { CompiledMethod } from '../core/compile-routes.js'
-import type { RequestRecord } from '../core/request-log.js'
+import type { RequestRecord } from '../harness/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
 import type { Instance } from '../node/instance.js'
 import { countOf } from '../core/count.js'

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { handleDashboard } from '../dashboard/index.js'
 import type { Instance } from './instance.js'
-import { sessionOf } from '../core/session.js'
+import { sessionOf } from '../harness/session.js'
 import { PayloadTooLargeError, payloadTooLarge, readBody } from './node-handler.js'
 import { answerThenDrain } from './wire.js'
 

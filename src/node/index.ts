@@ -9,7 +9,7 @@ export { createHandlers, createMiddleware, startMockServer, type HarnessApi, typ
 export { MockServer } from './mock-server.js'
 export { validateOptions, type OptionsCheck, type MockyardOptions, type MockyardPlugin, type UnhandledRequestStrategy } from './options.js'
 export { ConfigError, type ConfigProblem } from '../core/errors.js'
-export type { RequestRecord, RequestFilter } from '../core/request-log.js'
+export type { RequestRecord, RequestFilter } from '../harness/request-log.js'
 export { startRecorder, type RecorderOptions, type RunningRecorder } from '../record/recorder.js'
 export { importHar, type ImportHarOptions, type ImportHarResult } from '../record/har.js'
 export { createRecordWriter, type RecordWriter, type RecordWriterOptions, type RecordResult, type RecordSummary } from '../record/writer.js'

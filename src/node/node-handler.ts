@@ -2,13 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Readable } from 'node:stream'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse, type MockResponse } from '../core/build-response.js'
-import { sessionOf } from '../core/session.js'
+import { sessionOf } from '../harness/session.js'
 import type { Instance, Outcome, SurfaceRequest } from './instance.js'
 import { answerThenDrain, badTargetResponse, headerGetter, requestTarget } from './wire.js'
 import { proxyUnmatched } from './proxy.js'
 import { countOf } from '../core/count.js'
 
-export { SESSION_HEADER } from '../core/session.js'
+export { SESSION_HEADER } from '../harness/session.js'
 
 /** A body larger than the `limit` option. */
 export class PayloadTooLargeError extends Error {

@@ -3,7 +3,7 @@ import { errorResponse } from '../core/build-response.js'
 import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend } from './forward.js'
 import { headerGetter } from './wire.js'
 import type { Instance, SentAnswer } from './instance.js'
-import type { LogEntry } from '../core/request-log.js'
+import type { LogEntry } from '../harness/request-log.js'
 
 /**
  * Forwards a request no route or handler answered to the `proxy` target and writes the real

@@ -4,7 +4,7 @@
  */
 import { HttpResponse } from 'msw'
 import { formatMessage } from '../core/errors.js'
-import { sessionOf } from '../core/session.js'
+import { sessionOf } from '../harness/session.js'
 import { notificationDateTime } from './dates.js'
 import { NotificationsRequestError, badRequest, parseNotificationsQuery } from './query.js'
 import type { NotificationsStore } from './store.js'
@@ -40,7 +40,7 @@ export const MOCK_SUPPORT_HEADER = 'x-mock-support'
  * @example
  * fetch(`${url}/n-1`, { method: 'PATCH', body: '{"read":true}', headers: { [SESSION_HEADER]: 'worker-2' } })
  */
-export { SESSION_HEADER } from '../core/session.js'
+export { SESSION_HEADER } from '../harness/session.js'
 
 /**
  * Who the endpoint acts for, what time it is, and where it lives.

@@ -1,9 +1,9 @@
 import { formatMessage, withoutPrefix } from '../core/errors.js'
-import { matchesFilter, type RequestFilter } from '../core/request-log.js'
+import { matchesFilter, type RequestFilter } from '../harness/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
-import { SESSION_HEADER } from '../core/session.js'
+import { SESSION_HEADER } from '../harness/session.js'
 
-export type { RequestFilter } from '../core/request-log.js'
+export type { RequestFilter } from '../harness/request-log.js'
 
 export { SESSION_HEADER }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { sessionOf, SESSION_HEADER } from '../../src/core/session.js'
+import { sessionOf, SESSION_HEADER } from '../../src/harness/session.js'
 
 describe('sessionOf', () => {
   it('reads the session from Fetch headers and from node headers alike', () => {

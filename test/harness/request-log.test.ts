@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { BODY_LIMIT, createRequestLog, type RequestInput } from '../../src/core/request-log.js'
-import { CHUNK_BYTES, CLEARED, HAS_BODY, HAS_ENTRY, LogSlots, MATCHED, type SlotFacts } from '../../src/core/log-slots.js'
+import { BODY_LIMIT, createRequestLog, type RequestInput } from '../../src/harness/request-log.js'
+import { CHUNK_BYTES, CLEARED, HAS_BODY, HAS_ENTRY, LogSlots, MATCHED, type SlotFacts } from '../../src/harness/log-slots.js'
 
 const input = (fields: Partial<RequestInput> = {}): RequestInput => ({
   time: Date.UTC(2026, 10, 22, 12, 0, 0),

@@ -1,7 +1,7 @@
-import { formatMessage } from './errors.js'
+import { formatMessage } from '../core/errors.js'
 import { CLEARED, HAS_BODY, HAS_ENTRY, LogSlots, MATCHED } from './log-slots.js'
-import { REDACTED, SECRET_HEADERS } from './redact.js'
-import { countOf } from './count.js'
+import { REDACTED, SECRET_HEADERS } from '../core/redact.js'
+import { countOf } from '../core/count.js'
 
 /** What mockyard recorded of one request. */
 export interface RequestRecord {

@@ -5,15 +5,15 @@
  * state. Isomorphic: Fetch globals only, msw loaded on demand. See ARCHITECTURE.md.
  */
 import type { RequestHandler } from 'msw'
-import { compileRoutes, type RouteSource, type RouteTable } from './compile-routes.js'
-import { createEngine, type Engine, type EngineOptions, type HandleOptions, type HandleResult, type MatchInfo } from './create-engine.js'
-import { formatMessage } from './errors.js'
-import { fromFetchRequest } from './fetch-request.js'
+import { compileRoutes, type RouteSource, type RouteTable } from '../core/compile-routes.js'
+import { createEngine, type Engine, type EngineOptions, type HandleOptions, type HandleResult, type MatchInfo } from '../core/create-engine.js'
+import { formatMessage } from '../core/errors.js'
+import { fromFetchRequest } from '../core/fetch-request.js'
 import { createRequestLog, type LogEntry, type RequestInput, type RequestLog } from './request-log.js'
-import type { EngineRequest } from './parse-request.js'
-import type { MockResponse } from './build-response.js'
+import type { EngineRequest } from '../core/parse-request.js'
+import type { MockResponse } from '../core/build-response.js'
 import { createSessionBound, DEFAULT_SESSION_LIMIT } from './sessions.js'
-import type { Logger } from './types.js'
+import type { Logger } from '../core/types.js'
 
 /** A request as every surface hands it over: the engine's view plus a lazy Fetch `Request`. */
 export interface PipelineRequest extends EngineRequest {
