@@ -70,6 +70,13 @@ describe('setupMockServer', () => {
     expect(await (await fetch('http://api.test/v1/users')).json()).toEqual({ file: 'users.json' })
   })
 
+  it('a sequence moves on within a test', async () => {
+    const statuses = []
+    for (let i = 0; i < 2; i++) statuses.push((await fetch('http://api.test/v1/jobs/42')).status)
+    // Two of the three answers are used: without a reset the next test would get the third, 200.
+    expect(statuses).toEqual([202, 202])
+  })
+
   it('sequences start over in every test', async () => {
     expect((await fetch('http://api.test/v1/jobs/42')).status).toBe(202)
   })
