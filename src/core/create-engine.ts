@@ -1,7 +1,7 @@
 import { methodOf, type CompiledMethod, type CompiledRoute, type ResponseSpec, type RouteTable } from './compile-routes.js'
 import { addCorsHeaders, preflightHeaders } from './cors-headers.js'
 import { formatMessage } from './errors.js'
-import { explainUnmatched } from './explain-unmatched.js'
+import { explainUnmatched, type UnmatchedRequest } from './explain-unmatched.js'
 import { matchEntry, type RequestValues } from './match-entry.js'
 import { formParser, isFormBody, loadFormParser } from './form-parser.js'
 import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
@@ -183,7 +183,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     handleOptions: HandleOptions,
   ): HandleResult | Promise<HandleResult> {
     const candidate = matchEntry(compiled, values)
-    if (!candidate) return unmatched(url, method, values)
+    if (!candidate) return unmatched(url, method, values, sequencesSeen(route, method, compiled, handleOptions.session ?? ''))
 
     let spec: ResponseSpec = candidate.response
     let entry = candidate.label
@@ -213,10 +213,24 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     return built instanceof Promise ? built.then(done) : done(built)
   }
 
+  /**
+   * Where the sequences of a method stand for a session, copied when its request goes unmatched:
+   * the explanation is written later, after other requests may have moved them.
+   */
+  function sequencesSeen(route: CompiledRoute, method: string, compiled: CompiledMethod, session: string): Pick<UnmatchedRequest, 'session' | 'seen'> {
+    const counts = sequences.counts(session)
+    const seen = new Map<string, number>()
+    for (const candidate of compiled.conditionals) {
+      const key = `${route.key} ${method} ${candidate.label}`
+      if (candidate.sequence && counts.has(key)) seen.set(key, counts.get(key)!)
+    }
+    return { session, seen }
+  }
+
   /** No route answers: the explanation is written only when asked for (with the table of the moment). */
-  function unmatched(url: URL, method: string, values?: RequestValues): HandleResult {
+  function unmatched(url: URL, method: string, values?: RequestValues, sequencesState?: Pick<UnmatchedRequest, 'session' | 'seen'>): HandleResult {
     const current = table
-    return { matched: false, explanation: () => formatMessage(explainUnmatched(current, { method, url, values })) }
+    return { matched: false, explanation: () => formatMessage(explainUnmatched(current, { method, url, values, ...sequencesState })) }
   }
 
   return {

@@ -1,7 +1,8 @@
 import { closestKey } from './closest-key.js'
-import { methodOf, methodsOf, type CompiledRoute, type RouteTable } from './compile-routes.js'
+import { methodOf, methodsOf, type Candidate, type CompiledRoute, type RouteTable } from './compile-routes.js'
 import { ROUTE_KEYS } from './validate-routes.js'
 import { scoreCandidate, type RequestValues } from './match-entry.js'
+import { sequenceItem } from './sequence-state.js'
 
 /** A request no route answered, as the engine saw it. */
 export interface UnmatchedRequest {
@@ -10,6 +11,25 @@ export interface UnmatchedRequest {
   url: URL
   /** The values its conditions were scored against, when the route has the method: why each entry is out. */
   values?: RequestValues
+  /** The session the request came in (`''`: the shared one), for where its sequences stand. */
+  session?: string
+  /**
+   * How many requests each sequence of the request's route and method had answered in that
+   * session when the request came (`route METHOD label` -> count; absent: none yet).
+   */
+  seen?: ReadonlyMap<string, number>
+}
+
+/**
+ * Where an entry's sequence stands for the request's session: the item that answers its next
+ * request, and how many requests it answered. Nothing for an entry without a sequence.
+ */
+function sequenceLine(candidate: Candidate, key: string, request: UnmatchedRequest): string | undefined {
+  const steps = candidate.sequence
+  if (!steps) return undefined
+  const seen = request.seen?.get(key) ?? 0
+  const session = request.session ? ` in session "${request.session}"` : ''
+  return `    sequence: item ${sequenceItem(candidate, seen) + 1} of ${steps.length} next, after ${seen} ${seen === 1 ? 'request' : 'requests'}${session}`
 }
 
 /**
@@ -58,7 +78,7 @@ function answersNoMethod(head: string, route: CompiledRoute): string {
 /**
  * Explains why no route answered a request: the closest routes by path when none has it, the
  * methods a route answers when the method is wrong, and for each entry why it is out when
- * every entry is. Ends with what to do.
+ * every entry is (with where its sequence stands, for an entry that has one). Ends with what to do.
  */
 export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): string {
   const { method, url } = request
@@ -103,6 +123,8 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     reasons.length = 0
     scoreCandidate(candidate, request.values, reasons)
     lines.push(`  - ${candidate.label}: ${reasons[0] ?? 'no conditions'}`)
+    const sequence = sequenceLine(candidate, `${route.key} ${method} ${candidate.label}`, request)
+    if (sequence) lines.push(sequence)
   }
   lines.push(`Add an entry without params to "${route.key}" as the default, or send a request that fits one of the entries.`)
   return lines.join('\n')

@@ -16,6 +16,20 @@ export interface SequenceState {
   readonly sessions: number
 }
 
+/**
+ * The index of the item that answers a sequence's next request after `count` earlier ones: what
+ * the engine serves and what an explanation says comes next.
+ */
+export function sequenceItem(candidate: Candidate, count: number): number {
+  let position = count % candidate.cycle
+  const steps = candidate.sequence!
+  for (let i = 0; i < steps.length; i++) {
+    position -= steps[i]!.repeat
+    if (position < 0) return i
+  }
+  return steps.length - 1
+}
+
 export function createSequenceState(): SequenceState {
   const sessions = new Map<string, Map<string, number>>()
   return {
@@ -24,13 +38,7 @@ export function createSequenceState(): SequenceState {
       if (!counts) sessions.set(session, (counts = new Map()))
       const count = counts.get(key) ?? 0
       counts.set(key, count + 1)
-      let position = count % candidate.cycle
-      const steps = candidate.sequence!
-      for (let i = 0; i < steps.length; i++) {
-        position -= steps[i]!.repeat
-        if (position < 0) return i
-      }
-      return steps.length - 1
+      return sequenceItem(candidate, count)
     },
     counts(session) {
       return sessions.get(session) ?? new Map()

@@ -116,6 +116,49 @@ describe('the route has the path', () => {
     )
   })
 
+  it("says where each entry's sequence stands in the request's session, as it stood when the request came", async () => {
+    const engine = engineFor({
+      'v1/jobs': {
+        get: [
+          { params: { id: '1' }, response: [{ status: 202, repeat: 2 }, { status: 200 }, { status: 410 }] },
+          { params: { id: '2' }, response: [{ status: 202 }, { status: 200 }] },
+          { params: { id: '3' }, file: 'a.json' },
+        ],
+      },
+    })
+    const send = (path: string, session?: string) =>
+      engine.handle(fromFetchRequest(new Request(`http://mock.test${path}`)), session === undefined ? {} : { session })
+    for (let i = 0; i < 3; i++) await send('/v1/jobs?id=1')
+    await send('/v1/jobs?id=2')
+    const shared = await send('/v1/jobs?id=9')
+    const other = await send('/v1/jobs?id=9', 'tab-2')
+    // Requests after the unmatched one do not change what its explanation says.
+    await send('/v1/jobs?id=1')
+    if (shared.matched || other.matched) throw new Error('/v1/jobs?id=9 was answered')
+    expect(shared.explanation()).toBe(
+      text(
+        'no route answers GET /v1/jobs?id=9: every entry of v1/jobs (GET) is out:',
+        '  - get[0]: param "id" is "9", expected "1"',
+        '    sequence: item 3 of 3 next, after 3 requests',
+        '  - get[1]: param "id" is "9", expected "2"',
+        '    sequence: item 2 of 2 next, after 1 request',
+        '  - get[2]: param "id" is "9", expected "3"',
+        'Add an entry without params to "v1/jobs" as the default, or send a request that fits one of the entries.',
+      ),
+    )
+    expect(other.explanation()).toBe(
+      text(
+        'no route answers GET /v1/jobs?id=9: every entry of v1/jobs (GET) is out:',
+        '  - get[0]: param "id" is "9", expected "1"',
+        '    sequence: item 1 of 3 next, after 0 requests in session "tab-2"',
+        '  - get[1]: param "id" is "9", expected "2"',
+        '    sequence: item 1 of 2 next, after 0 requests in session "tab-2"',
+        '  - get[2]: param "id" is "9", expected "3"',
+        'Add an entry without params to "v1/jobs" as the default, or send a request that fits one of the entries.',
+      ),
+    )
+  })
+
   it('answers a body that does not parse with a 400 that says so, when the method key exists', async () => {
     const engine = engineFor({ 'v1/forms': { post: [{ params: { a: '1' }, file: 'a.json' }] } })
     const request = new Request('http://mock.test/v1/forms', { method: 'POST', body: 'a=1', headers: { 'content-type': 'multipart/form-data' } })
