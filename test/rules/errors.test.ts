@@ -19,47 +19,62 @@ describe('unmatched requests (listener)', () => {
   let server: RunningServer
   beforeAll(async () => {
     const mocks = writeMocks(
-      { 'v1/users': { file: 'users.json' }, 'v1/orders': { file: 'users.json' }, 'v2/zebra/stripes': { file: 'users.json' }, 'v1/x': { get: 'users.json', post: 'users.json' } },
+      {
+        'v1/users': { file: 'users.json' },
+        'v1/orders': { file: 'users.json' },
+        'v2/zebra/stripes': { file: 'users.json' },
+        'v1/x': { get: 'users.json', post: 'users.json' },
+        'v1/jobs': { get: [{ params: { id: '1' }, response: [{ status: 202, repeat: 2 }, { status: 200 }] }] },
+      },
       named('users.json'),
     )
     server = await startMockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider })
   })
   afterAll(() => server.stop())
 
-  it('404 JSON by default: { error, message } naming the method, the path and the closest routes', async () => {
+  /** The explanation of `/v1/user` (no such path), as every body below carries it. */
+  const closest = (method: string, query = '') =>
+    [
+      `[mockyard] no route answers ${method} /v1/user${query}: no route has the path /v1/user.`,
+      'Closest routes:',
+      '  - v1/users (GET, POST, PUT, PATCH, DELETE)',
+      '  - v1/orders (GET, POST, PUT, PATCH, DELETE)',
+      '  - v1/x (GET, POST)',
+      'Add a route to your routes file, for example "v1/user": { "file": "user.json" }.',
+    ].join('\n')
+  const escaped = (text: string) => text.replaceAll('"', '&#34;')
+
+  it('404 JSON by default: { error, message, method, url }, the message naming the method, the path and the closest routes', async () => {
     const res = await fetch(server.url + '/v1/user?x=1', { method: 'DELETE' })
     expect(res.status).toBe(404)
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
-    const body = (await res.json()) as ErrorBody
-    expect(body.error).toBe('Not Found')
-    expect(body.message).toContain('DELETE /v1/user')
-    expect(body.message).toContain('v1/users')
-    expect(body.message).not.toContain('v2/zebra/stripes')
+    expect(await res.json()).toEqual({ error: 'Not Found', message: closest('DELETE', '?x=1'), method: 'DELETE', url: `${server.url}/v1/user?x=1` })
   })
 
   it('404 JSON when the client asks for JSON', async () => {
     const res = await fetch(server.url + '/v1/user', { headers: { accept: 'application/json' } })
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
+    expect(await res.json()).toEqual({ error: 'Not Found', message: closest('GET'), method: 'GET', url: `${server.url}/v1/user` })
   })
 
   it('an HTML page when the client prefers text/html', async () => {
     const res = await fetch(server.url + '/v1/user', { headers: { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' } })
     expect(res.status).toBe(404)
-    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
-    const text = await res.text()
-    expect(text).toMatch(/<html/i)
-    expect(text).toContain('GET /v1/user')
-    expect(text).toContain('v1/users')
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(await res.text()).toBe(
+      '<!doctype html><html><head><title>404 Not Found: mockyard</title></head><body><h1>404 Not Found</h1>' +
+        `<pre>${escaped(closest('GET'))}</pre></body></html>\n`,
+    )
   })
 
   it.each(['application/xml', 'text/xml'])('XML when the client prefers XML (%s)', async (accept) => {
     const res = await fetch(server.url + '/v1/user', { headers: { accept } })
     expect(res.status).toBe(404)
     expect(res.headers.get('content-type')).toMatch(/^(application|text)\/xml/)
-    const text = await res.text()
-    expect(text).toMatch(/^<\?xml/)
-    expect(text).toContain('GET /v1/user')
-    expect(text).toContain('v1/users')
+    expect(await res.text()).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n' +
+        `<error><status>404</status><error>Not Found</error><message>${escaped(closest('GET'))}</message></error>\n`,
+    )
   })
 
   it('preference follows q-values, not only the order', async () => {
@@ -70,10 +85,27 @@ describe('unmatched requests (listener)', () => {
   it('a method the route does not answer: 404, explained ("v1/x answers GET and POST, not PATCH")', async () => {
     const res = await fetch(server.url + '/v1/x', { method: 'PATCH' })
     expect(res.status).toBe(404)
-    const body = (await res.json()) as ErrorBody
-    expect(body.error).toBe('Not Found')
-    expect(body.message).toContain('PATCH /v1/x')
-    expect(body.message).toMatch(/v1\/x answers GET.* and POST, not PATCH/)
+    expect(await res.json()).toEqual({
+      error: 'Not Found',
+      message: '[mockyard] no route answers PATCH /v1/x: v1/x answers GET and POST, not PATCH.\nAdd a "patch" key (or a route-level "file") to "v1/x" in your routes file.',
+      method: 'PATCH',
+      url: `${server.url}/v1/x`,
+    })
+  })
+
+  it("every entry out: the reason of each, and where its sequence stands in the request's session", async () => {
+    const session = { 'x-mockyard-session': 'tab-2' }
+    expect((await fetch(server.url + '/v1/jobs?id=1', { headers: session })).status).toBe(202)
+    const res = await fetch(server.url + '/v1/jobs?id=2', { headers: session })
+    expect(res.status).toBe(404)
+    expect(((await res.json()) as ErrorBody).message).toBe(
+      [
+        '[mockyard] no route answers GET /v1/jobs?id=2: every entry of v1/jobs (GET) is out:',
+        '  - get[0]: param "id" is "2", expected "1"',
+        '    sequence: item 1 of 2 next, after 1 request in session "tab-2"',
+        'Add an entry without params to "v1/jobs" as the default, or send a request that fits one of the entries.',
+      ].join('\n'),
+    )
   })
 })
 
