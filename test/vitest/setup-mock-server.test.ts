@@ -97,14 +97,38 @@ describe('unmatched requests', () => {
       child.on('close', (status) => resolve({ status, stdout, stderr }))
     })
 
+  /**
+   * What the child Vitest printed for one failed test: its error and causes, whole, without the
+   * lines that point into files (code frames and stack lines, checked apart where they matter).
+   */
+  const failureOf = (stderr: string, file: string, title: string) => {
+    const section = stderr.split(/\n FAIL {2}/).find((part) => part.startsWith(`${file} > ${title}\n`))
+    if (section === undefined) throw new Error(`no failure of "${title}" in:\n${stderr}`)
+    return section
+      .slice(`${file} > ${title}\n`.length)
+      .split(/\n⎯/)[0]!
+      .split('\n')
+      .filter((line) => !/^ ❯ |^\s+\d*\|/.test(line))
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  }
+  /** The explanation of a path the examples do not have, with the closest three routes. */
+  const noPath = (path: string, closest: string[]) =>
+    [
+      `[mockyard] no route answers GET /v1/${path}: no route has the path /v1/${path}.`,
+      'Closest routes:',
+      ...closest.map((key) => `  - v1/${key} (GET, POST, PUT, PATCH, DELETE)`),
+      `Add a route to your routes file, for example "v1/${path}": { "file": "${path}.json" }.`,
+    ].join('\n')
+  const afterTheTest = (explanation: string) =>
+    `Error: [mockyard] a request had no mock in this test:\n${explanation}\nAdd a route or a handler (mocks.use()), or set onUnhandledRequest to 'warn' or 'bypass'.`
+
   it('fail the test that made them, with the explanation, even when the app swallows the error', async () => {
     const result = await runFixture('unmatched.fixture.ts')
-    const output = result.stdout + result.stderr
     expect(result.status).toBe(1)
-    expect(output).toContain('a request had no mock in this test')
-    expect(output).toContain('no route answers GET /v1/claimz')
-    expect(output).toContain('v1/claims')
-    expect(output).toMatch(/1 failed \| 1 passed|1 passed \| 1 failed|Tests\s+1 failed \| 1 passed/)
+    expect(failureOf(result.stderr, 'unmatched.fixture.ts', 'swallows the failed request')).toBe(afterTheTest(noPath('claimz', ['claims', 'links', 'users'])))
+    expect(result.stdout).toMatch(/Tests\s+1 failed \| 1 passed \(2\)/)
   })
 
   it('each explanation is printed once, without stack frames of mockyard or its interception libraries', async () => {
@@ -116,31 +140,52 @@ describe('unmatched requests', () => {
     for (const path of ['/v1/by-fetch', '/v1/by-wrapped', '/v1/by-http', '/v1/by-axios', '/v1/by-swallowed']) {
       expect(output.split(`no route answers GET ${path}:`).length - 1, path).toBe(1)
     }
-    expect(output).toContain('Caused by: TypeError: [mockyard] no route answers GET /v1/by-wrapped')
-    expect(output).toContain('a request had no mock in this test:\n[mockyard] no route answers GET /v1/by-swallowed')
+    // Each failure whole: the explanation as the request's own error, as its cause, or after the test.
+    const failure = (title: string) => failureOf(result.stderr, 'noise.fixture.ts', title)
+    expect(failure('fetch, not caught')).toBe(`TypeError: ${noPath('by-fetch', ['feed', 'users', 'orders'])}`)
+    expect(failure('fetch, wrapped in an error of its own (Caused by)')).toBe(
+      `Error: loading failed\n\nCaused by: TypeError: ${noPath('by-wrapped', ['report', 'feed', 'users'])}`,
+    )
+    expect(failure("Node's http client")).toBe(`TypeError: ${noPath('by-http', ['help', 'payments', 'report'])}`)
+    expect(failure('axios, which copies the message into its own error and keeps ours as the cause')).toBe(
+      `TypeError: ${noPath('by-axios', ['claims', 'users', 'orders'])}`,
+    )
+    expect(failure('swallowed by the app')).toBe(afterTheTest(noPath('by-swallowed', ['profile', 'feed', 'users'])))
     // The failing line of the test is shown; no line of mockyard's sources or bundle, nor of @mswjs.
     expect(output).toContain('noise.fixture.ts:13:3')
     expect(output).not.toMatch(/(src|dist)\/(node|vitest|core|chunks)\/[\w/-]+\.(ts|js):\d+/)
     // Nor of the interceptors, in the errors mockyard throws (axios's own error has its own stack).
-    const failure = (title: string) => output.split(/\n FAIL /).slice(1).find((section) => section.includes(title)) ?? ''
-    expect(failure("Node's http client")).toContain('no route answers GET /v1/by-http')
-    expect(failure("Node's http client")).not.toContain('@mswjs')
+    const section = (title: string) => output.split(/\n FAIL /).slice(1).find((part) => part.includes(title)) ?? ''
+    expect(section("Node's http client")).not.toContain('@mswjs')
     // axios copies the message into its error: the cause is not printed a second time.
-    expect(failure('axios,')).not.toContain('Caused by')
+    expect(section('axios,')).not.toContain('Caused by')
   }, 60_000)
 
   it("warnings reach the test output once: a typo'd route key, a missing data file, and requests under 'warn'", async () => {
     const result = await runFixture('warnings.fixture.ts')
-    const output = result.stdout + result.stderr
     expect(result.status).toBe(0)
-    const once = (text: string) => expect(output.split(text).length - 1, text).toBe(1)
-    once('warnings.json#/v1~1users/fiel: unknown key "fiel" in a route; it is ignored. Did you mean "file"?')
-    once('warnings.json#/v1~1gone/file: the data file "gone.json" does not exist in')
+    // Everything the child wrote to stderr but npm's own notices, with the fixtures folder named <fixtures>.
+    const fixtures = fileURLToPath(new URL('../fixtures/', import.meta.url))
+    const warnings = result.stderr
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('npm warn'))
+      .join('\n')
+      .replaceAll(fixtures, '<fixtures>/')
     // The files that are there (checked without reading them) are not warned about.
-    once('does not exist')
-    once('[mockyard] no route answers GET /v1/none: no route has the path /v1/none.')
-    once('[mockyard] no route answers GET /v1/users: v1/users answers no method: it has no file, url or status and no method key. Did you mean "file" for "fiel"?')
-    expect(output).toContain('  - v1/users (no method)')
+    expect(warnings).toBe(
+      [
+        '[mockyard] <fixtures>/vitest/warnings.json#/v1~1users/fiel: unknown key "fiel" in a route; it is ignored. Did you mean "file"? Rename it, or remove it.',
+        '[mockyard] <fixtures>/vitest/warnings.json#/v1~1gone/file: the data file "gone.json" does not exist in <fixtures>/examples/data. Add the file (requests for it answer 404 until then), or fix the name.',
+        '[mockyard] no route answers GET /v1/none: no route has the path /v1/none.',
+        'Closest routes:',
+        '  - v1/gone (GET, POST, PUT, PATCH, DELETE)',
+        '  - v1/here (GET, POST, PUT, PATCH, DELETE)',
+        '  - v1/users (no method)',
+        'Add a route to your routes file, for example "v1/none": { "file": "none.json" }.',
+        '[mockyard] no route answers GET /v1/users: v1/users answers no method: it has no file, url or status and no method key. Did you mean "file" for "fiel"?',
+        'Rename "fiel" to "file" in "v1/users" in your routes file.',
+      ].join('\n'),
+    )
   }, 60_000)
 
   it("with 'bypass' go to the real network", async () => {
