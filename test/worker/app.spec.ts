@@ -147,12 +147,27 @@ test.describe('the Vite app', () => {
     // Vite's SPA fallback answered it: the request reached the dev server.
     expect(res.headers.get('content-type')).toContain('text/html')
     const warning = messages.find((m) => m.startsWith('warning: [mockyard] no route answers GET /v1/user'))
-    expect(warning).toContain('no route has the path /v1/user.\nClosest routes:\n  - v1/users (GET')
-    expect(warning).toMatch(/The request goes to the network\.$/)
+    expect(warning).toBe(
+      [
+        'warning: [mockyard] no route answers GET /v1/user: no route has the path /v1/user.',
+        'Closest routes:',
+        '  - v1/users (GET, POST, PUT, PATCH, DELETE)',
+        '  - v1/feed (GET, POST, PUT, PATCH, DELETE)',
+        '  - v1/orders (GET, POST, PUT, PATCH, DELETE)',
+        'Add a route to your routes file, for example "v1/user": { "file": "user.json" }.',
+        'The request goes to the network.',
+      ].join('\n'),
+    )
     expect(await logged(page)).toEqual([{ method: 'GET', path: '/v1/user', status: 0, matched: false }])
     // A known route that does not answer the method: the engine's explanation, prefixed once.
     await pageFetch(page, '/v1/jobs/42', { method: 'PATCH' })
-    expect(messages.find((m) => m.includes('no route answers PATCH /v1/jobs/42'))).toMatch(/^warning: \[mockyard\] no route answers PATCH \/v1\/jobs\/42: v1\/jobs\/42 answers GET[^]*, not PATCH\.\n/)
+    expect(messages.find((m) => m.includes('no route answers PATCH /v1/jobs/42'))).toBe(
+      [
+        'warning: [mockyard] no route answers PATCH /v1/jobs/42: v1/jobs/42 answers GET, not PATCH.',
+        'Add a "patch" key (or a route-level "file") to "v1/jobs/42" in your routes file.',
+        'The request goes to the network.',
+      ].join('\n'),
+    )
   })
 
   test('use() puts a handler in front until reset()', async ({ page }) => {
@@ -207,7 +222,16 @@ test.describe('the Vite app', () => {
     expect(Buffer.from(await report.arrayBuffer()).equals(readFileSync(join(EXAMPLES_DATA, 'report.pdf')))).toBe(true)
     // onUnhandledRequest: 'error': the request fails, and the console says why.
     expect(await page.evaluate(() => fetch('/v1/users').then((r) => `answered ${r.status}`, (e: Error) => e.name))).toBe('TypeError')
-    expect(messages.find((m) => m.startsWith('error: [mockyard] no route answers GET /v1/users'))).toMatch(/The request fails \(onUnhandledRequest: "error"\)\.$/)
+    expect(messages.find((m) => m.startsWith('error: [mockyard] no route answers GET /v1/users'))).toBe(
+      [
+        'error: [mockyard] no route answers GET /v1/users: no route has the path /v1/users.',
+        'Closest routes:',
+        '  - v1/hello (GET, POST, PUT, PATCH, DELETE)',
+        '  - v1/report (GET, POST, PUT, PATCH, DELETE)',
+        'Add a route to your routes file, for example "v1/users": { "file": "users.json" }.',
+        'The request fails (onUnhandledRequest: "error").',
+      ].join('\n'),
+    )
   })
 })
 
