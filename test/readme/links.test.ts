@@ -5,7 +5,7 @@
  * checks the same links against the tarball packed from a clean clone.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { headingAnchors, relativeLinks, ROOT, shippedDocs } from './docs.js'
@@ -48,6 +48,16 @@ describe('the links of the README and the guides', () => {
     }
     expect(broken).toEqual([])
     expect(checked).toBeGreaterThan(4)
+  })
+
+  it('the contributor documents (ARCHITECTURE.md, decisions/) link only to files that exist, and every decision is in the index', () => {
+    const decisions = readdirSync(join(ROOT, 'decisions')).filter((name) => name.endsWith('.md'))
+    const contributorDocs = ['ARCHITECTURE.md', ...decisions.map((name) => `decisions/${name}`)]
+    const links = contributorDocs.flatMap((doc) => relativeLinks(doc))
+    expect(links.filter((link) => !existsSync(join(ROOT, link.target))).map((link) => `${link.doc}: ${link.href}`)).toEqual([])
+    expect(links.some((link) => link.doc === 'ARCHITECTURE.md' && link.target === 'decisions/README.md')).toBe(true)
+    const indexed = new Set(relativeLinks('decisions/README.md').map((link) => link.target))
+    expect(decisions.filter((name) => name !== 'README.md' && !indexed.has(`decisions/${name}`))).toEqual([])
   })
 
   it('no shipped document points outside the package (ARCHITECTURE.md, tests and bench stay in the repository)', () => {
