@@ -7,24 +7,31 @@
  * - `mockyard`: each file calls `setupMockServer()` on a 44-route config and fetches once;
  * - `msw`: each file calls msw 3's `setupServer()` with one handler and fetches once.
  *
- * The sets run interleaved for `--rounds` rounds (default 3); the table prints each set's median
- * wall time and its ratio to `none` from the same run. mockyard is loaded from `dist/`
- * (`npm run build` first), as an installed package would be.
+ * The sets run interleaved for `--rounds` rounds (default 7), the order rotating every round
+ * (none, mockyard, msw; then mockyard, msw, none; ...) so that no set always follows the same
+ * one, after one warm-up run of each. A shared machine's load moves every set's time by 10% or
+ * more from minute to minute, so the tables print the spread too: per set the min, median and
+ * max and the interquartile range; the ratio of the medians to `none`; and the ratio of each
+ * round to the `none` run of the same round (paired: a load change between rounds cancels out),
+ * as its median and its min-max. One table for the wall time, one for the CPU time of `vitest
+ * run` and its workers (steadier under load: another process's work is not counted). mockyard is loaded from `dist/` (`npm run build` first),
+ * as an installed package would be.
  *
- *   npx node bench/vitest-files.mjs [--files 30] [--rounds 3] [--keep]
+ *   npx node bench/vitest-files.mjs [--files 30] [--rounds 7] [--keep]
  */
 import { spawnSync } from 'node:child_process'
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
   options: {
     files: { type: 'string', default: '30' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '7' },
     keep: { type: 'boolean', default: false },
   },
 })
@@ -101,9 +108,15 @@ const server = http.createServer((req, res) => {
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
 const serverUrl = `http://127.0.0.1:${server.address().port}`
 
+/**
+ * Runs one set: its wall time, and the CPU time (user + system) of `vitest run` and every process
+ * it waited for (its workers), which bash's `times` reports for its children. CPU time moves far
+ * less than wall time with the machine's load, so it is the steadier figure on a shared machine.
+ */
 function runSet(name) {
   const started = performance.now()
-  const result = spawnSync(join(ROOT, 'node_modules/.bin/vitest'), ['run', '--config', 'vitest.config.mjs', '--reporter=dot'], {
+  const vitest = join(ROOT, 'node_modules/.bin/vitest')
+  const result = spawnSync('bash', ['-c', '"$0" run --config vitest.config.mjs --reporter=dot; status=$?; echo "@times"; times; exit $status', vitest], {
     cwd: project,
     env: { ...process.env, BENCH_SET: name, BENCH_SERVER_URL: serverUrl },
     encoding: 'utf8',
@@ -113,7 +126,13 @@ function runSet(name) {
     console.error(result.stdout, result.stderr)
     throw new Error(`the ${name} set failed (exit ${result.status})`)
   }
-  return ms
+  // `times` prints the shell's own user/system times, then its children's: "1m2.345s 0m3.210s".
+  const children = result.stdout.split('@times\n')[1].trim().split('\n')[1]
+  const seconds = children.split(/\s+/).map((field) => {
+    const [, minutes, secs] = /^(\d+)m([\d.]+)s$/.exec(field)
+    return Number(minutes) * 60 + Number(secs)
+  })
+  return { ms, cpu: (seconds[0] + seconds[1]) * 1000 }
 }
 
 // spawnSync blocks this process's event loop, so the `none` server must live in another process.
@@ -126,23 +145,51 @@ const child = (await import('node:child_process')).spawn(
 await new Promise((resolve) => child.stdout.once('data', resolve))
 
 const times = { none: [], mockyard: [], msw: [] }
+const cpu = { none: [], mockyard: [], msw: [] }
+const names = Object.keys(times)
+const load = () => loadavg().map((n) => n.toFixed(1)).join(' ')
+const loadBefore = load()
 try {
-  runSet('none') // warm Vitest's own caches once
-  for (let round = 1; round <= ROUNDS; round++) {
-    for (const name of Object.keys(times)) {
-      const ms = runSet(name)
-      times[name].push(ms)
-      console.log(`round ${round}: ${name.padEnd(8)} ${ms.toFixed(0)} ms`)
+  for (const name of names) runSet(name) // warm Vitest's caches and the file system's once per set
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = names.map((_, i) => names[(i + round) % names.length])
+    const line = []
+    for (const name of order) {
+      const run = runSet(name)
+      times[name].push(run.ms)
+      cpu[name].push(run.cpu)
+      line.push(`${name} ${run.ms.toFixed(0)} ms (CPU ${run.cpu.toFixed(0)} ms)`)
     }
+    console.log(`round ${round + 1}: ${line.join(', ')}`)
   }
 } finally {
   child.kill()
   if (!values.keep) rmSync(project, { recursive: true, force: true })
 }
 
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]
-const floor = median(times.none)
-console.log(`\n${FILES} test files, each one fetch; median of ${ROUNDS} rounds (wall time of \`vitest run\`):`)
-for (const [name, list] of Object.entries(times)) {
-  console.log(`  ${name.padEnd(8)} ${median(list).toFixed(0).padStart(6)} ms  ${(median(list) / floor).toFixed(2)}x of none`)
+/** The value at quantile `q` of a list (linear between the two nearest ranks). */
+function quantile(list, q) {
+  const sorted = [...list].sort((a, b) => a - b)
+  const at = (sorted.length - 1) * q
+  const low = Math.floor(at)
+  return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low)
 }
+const median = (list) => quantile(list, 0.5)
+const ms = (n) => n.toFixed(0).padStart(6)
+
+/** One table: per set the spread, the ratio of medians to `none`, and the per-round ratios to `none`. */
+function table(title, measured) {
+  const floor = median(measured.none)
+  console.log(`\n${title}`)
+  console.log(`  ${'set'.padEnd(8)} ${'min'.padStart(6)} ${'median'.padStart(9)} ${'max'.padStart(9)} ${'IQR'.padStart(9)}   median/none   per round/none: median (min-max)`)
+  for (const [name, list] of Object.entries(measured)) {
+    const paired = list.map((value, round) => value / measured.none[round])
+    const spread = name === 'none' ? '' : `   ${median(paired).toFixed(3)}x (${Math.min(...paired).toFixed(3)}-${Math.max(...paired).toFixed(3)})`
+    console.log(
+      `  ${name.padEnd(8)} ${ms(Math.min(...list))} ${ms(median(list))} ms ${ms(Math.max(...list))} ms ${ms(quantile(list, 0.75) - quantile(list, 0.25))} ms   ${(median(list) / floor).toFixed(3)}x${spread}`,
+    )
+  }
+}
+console.log(`\n${FILES} test files, each one fetch; ${ROUNDS} interleaved rounds; load average ${loadBefore} before, ${load()} after.`)
+table('Wall time of `vitest run`:', times)
+table('CPU time (user + system) of `vitest run` and its workers:', cpu)
