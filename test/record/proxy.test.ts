@@ -93,8 +93,10 @@ describe('the proxy option', () => {
       const body = await res.json()
       expect(body.error).toBe('Bad Gateway')
       expect(body.target).toBe('http://127.0.0.1:9/base')
-      expect(body.message).toContain('GET /api/other?x=1 matched no route and was forwarded to the proxy target http://127.0.0.1:9/base, which did not answer (ECONNREFUSED)')
-      expect(body.message).toContain('Start the back end at http://127.0.0.1:9/base')
+      expect(body.message).toBe(
+        '[mockyard] GET /api/other?x=1 matched no route and was forwarded to the proxy target http://127.0.0.1:9/base, which did not answer (ECONNREFUSED). ' +
+          'Start the back end at http://127.0.0.1:9/base, point the proxy option at one that runs, or add a route for this request',
+      )
       expect(server.requests()[0]).toMatchObject({ entry: 'proxy', status: 502, matched: false })
     } finally {
       await server.stop()

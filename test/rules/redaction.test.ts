@@ -64,14 +64,26 @@ describe('in process (the explanation a Vitest failure prints)', () => {
     const engine = engineFor(routes, files)
     const result = await send(engine, '/v1/me', { headers: { authorization: 'Bearer SENT-TOKEN', cookie: 'sid=SENT-COOKIE' } })
     expect(result.matched).toBe(false)
-    expect(result.explanation).toContain('header "authorization" is <redacted>, expected <redacted>')
-    expect(result.explanation).toContain('header "cookie" is <redacted>, expected <redacted>')
+    expect(result.explanation).toBe(
+      [
+        '[mockyard] no route answers GET /v1/me: every entry of v1/me (GET) is out:',
+        '  - get[0]: header "authorization" is <redacted>, expected <redacted>',
+        '  - get[1]: header "cookie" is <redacted>, expected <redacted>',
+        'Add an entry without params to "v1/me" as the default, or send a request that fits one of the entries.',
+      ].join('\n'),
+    )
     expect(result.explanation).not.toMatch(SECRET)
   })
 
   it('other headers are still shown', async () => {
     const engine = engineFor({ 'v1/x': { get: [{ headers: { 'x-role': 'admin' }, file: 'me.json' }] } }, files)
     const result = await send(engine, '/v1/x', { headers: { 'x-role': 'user' } })
-    expect(result.explanation).toContain('header "x-role" is "user", expected "admin"')
+    expect(result.explanation).toBe(
+      [
+        '[mockyard] no route answers GET /v1/x: every entry of v1/x (GET) is out:',
+        '  - get[0]: header "x-role" is "user", expected "admin"',
+        'Add an entry without params to "v1/x" as the default, or send a request that fits one of the entries.',
+      ].join('\n'),
+    )
   })
 })

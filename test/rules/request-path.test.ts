@@ -41,7 +41,14 @@ describe('the listener writes what the engine decided', () => {
     const record = await waited
     expect(record).toMatchObject({ status: 404, matched: false })
     expect(record.responseHeaders?.['access-control-allow-origin']).toBe(ORIGIN)
-    expect(record.explanation).toContain('no route answers GET /v1/nothing')
+    expect(record.explanation).toBe(
+      [
+        '[mockyard] no route answers GET /v1/nothing: no route has the path /v1/nothing.',
+        'Closest routes:',
+        '  - v1/users (GET, POST, PUT, PATCH, DELETE)',
+        'Add a route to your routes file, for example "v1/nothing": { "file": "nothing.json" }.',
+      ].join('\n'),
+    )
     expect(server.requests({ path: '/v1/nothing' })).toHaveLength(1)
   })
 

@@ -424,7 +424,9 @@ describe('methods', () => {
     const routes = engineFor({ 'v1/x': { get: 'g.json', post: 'p.json' } }, files)
     const res = await send(routes, '/v1/x', { method: 'PATCH' })
     expect(res.matched).toBe(false)
-    expect(res.explanation).toContain('v1/x answers GET and POST, not PATCH')
+    expect(res.explanation).toBe(
+      '[mockyard] no route answers PATCH /v1/x: v1/x answers GET and POST, not PATCH.\nAdd a "patch" key (or a route-level "file") to "v1/x" in your routes file.',
+    )
   })
 
   it('a route file, url or status answers every method', async () => {
