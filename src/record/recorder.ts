@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse } from '../core/build-response.js'
-import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend, targetIsListener, UPSTREAM_TIMEOUT_MS } from '../node/forward.js'
-import { payloadTooLarge, readBody } from '../node/node-handler.js'
-import { answerThenDrain } from '../node/wire.js'
-import { decodeStreaming, pairsOf, Spool, TooLargeError } from './exchange.js'
+import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend, targetIsListener, UPSTREAM_TIMEOUT_MS } from '../forward/forward.js'
+import { answerThenDrain, payloadTooLarge, readBody } from '../forward/body.js'
+import { decodeStreaming, Spool, TooLargeError } from './exchange.js'
+import { pairsOf } from '../forward/headers.js'
 import { createRecordWriter, type RecordResult, type RecordSummary } from './writer.js'
 
 export interface RecorderOptions {

@@ -7,7 +7,7 @@ import { mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'n
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMiddleware, startMockServer } from 'mockyard/node'
-import { folderFiles } from '../../src/node/folder-files.js'
+import { folderFiles } from '../../src/config/folder-files.js'
 import { captureLogs, removeTempDirs, tempDir, until, writeMocks } from './support.js'
 
 afterEach(() => removeTempDirs())

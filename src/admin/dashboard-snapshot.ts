@@ -1,7 +1,7 @@
 import type { CompiledMethod } from '../core/compile-routes.js'
 import type { RequestRecord } from '../harness/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
-import type { Instance } from '../node/instance.js'
+import type { Instance } from '../config/instance.js'
 import { countOf } from '../core/count.js'
 
 /**

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http'
 import { formatMessage } from '../core/errors.js'
-import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
-import type { MockyardOptions } from './options.js'
+import { createInstance, type Instance, type SurfaceDefaults } from '../config/instance.js'
+import type { MockyardOptions } from '../config/options.js'
 import { listen, middlewareOf, type Middleware, type RunningServer } from './server.js'
 
 const SERVER_DEFAULTS: SurfaceDefaults = { latency: 250, watch: true, logLevel: 'info', bundled: true }

@@ -3,66 +3,12 @@ import { Readable } from 'node:stream'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse, type MockResponse } from '../core/build-response.js'
 import { sessionOf } from '../harness/session.js'
-import type { Instance, Outcome, SurfaceRequest } from './instance.js'
-import { answerThenDrain, badTargetResponse, headerGetter, requestTarget } from './wire.js'
+import type { Instance, Outcome, SurfaceRequest } from '../config/instance.js'
+import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from '../forward/body.js'
+import { badTargetResponse, headerGetter, requestTarget } from './wire.js'
 import { proxyUnmatched } from './proxy.js'
-import { countOf } from '../core/count.js'
 
 export { SESSION_HEADER } from '../harness/session.js'
-
-/** A body larger than the `limit` option. */
-export class PayloadTooLargeError extends Error {
-  override name = 'PayloadTooLargeError'
-}
-
-const NO_BODY = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE'])
-
-/**
- * Reads a request body into memory, refusing it past `limit` bytes, and calls `done` once
- * (a callback, not a promise: the listener's hot path answers without a microtask turn).
- */
-export function readBody(req: IncomingMessage & { body?: unknown }, limit: number, done: (error: Error | null, body: Uint8Array | null) => void): void {
-  const length = req.headers['content-length']
-  const declared = Number(length ?? NaN)
-  if (declared > limit) return done(new PayloadTooLargeError(`the body of ${countOf(declared, 'byte')} is over the limit of ${countOf(limit, 'byte')}`), null)
-  if (length === undefined && req.headers['transfer-encoding'] === undefined && NO_BODY.has(req.method ?? 'GET')) return done(null, alreadyParsed(req))
-  // Behind express.json() and friends the stream is already consumed: use what they parsed.
-  if (req.readableEnded || (req as { _body?: boolean })._body) return done(null, alreadyParsed(req))
-  const chunks: Buffer[] = []
-  let size = 0
-  let finished = false
-  const finish = (error: Error | null, body: Uint8Array | null) => {
-    if (finished) return
-    finished = true
-    done(error, body)
-  }
-  req.on('data', (chunk: Buffer) => {
-    size += chunk.length
-    if (size > limit) {
-      // What the client still sends is drained by the 413's writer (answerThenDrain).
-      req.removeAllListeners('data')
-      req.pause()
-      chunks.length = 0
-      return finish(new PayloadTooLargeError(`the body is over the limit of ${countOf(limit, 'byte')}`), null)
-    }
-    chunks.push(chunk)
-  })
-  // A lone chunk is used as it is (the request log copies what it keeps).
-  req.on('end', () => finish(null, size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
-  req.on('error', (error) => finish(error, null))
-}
-
-function alreadyParsed(req: IncomingMessage & { body?: unknown }): Uint8Array | null {
-  const body = req.body
-  if (body === undefined || body === null) return null
-  if (body instanceof Uint8Array) return body
-  if (typeof body === 'string') return new TextEncoder().encode(body)
-  const type = String(req.headers['content-type'] ?? '')
-  if (type.includes('application/x-www-form-urlencoded') && typeof body === 'object') {
-    return new TextEncoder().encode(new URLSearchParams(body as Record<string, string>).toString())
-  }
-  return new TextEncoder().encode(JSON.stringify(body))
-}
 
 /** Header pairs from `rawHeaders`, lower-case names. */
 function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
@@ -271,10 +217,6 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
   }
 }
 
-/** The 413 of a body over `limit`, without CORS headers (the admin endpoints send none; the listener adds the engine's). */
-export function payloadTooLarge(method: string, path: string, error: Error, limit: number): MockResponse {
-  return errorResponse(413, 'Payload Too Large', `${method} ${path}: ${error.message}. Send a smaller body, or raise the limit option`, { limit })
-}
 function logLine(instance: Instance, method: string, path: string, status: number, what: string, ms: number): void {
   if (instance.logsRequests) instance.logger.info(`${method} ${path} ${status} ${what} ${ms}ms`)
 }

@@ -4,12 +4,13 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { RequestHandler } from 'msw'
 import type { RequestFilter, RequestRecord } from '../harness/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
-import { closeEventStreams } from '../dashboard/index.js'
-import { handleAdmin } from './admin.js'
-import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
+import { closeEventStreams } from '../admin/dashboard.js'
+import { handleAdmin } from '../admin/admin.js'
+import { createInstance, type Instance, type SurfaceDefaults } from '../config/instance.js'
 import { createNodeHandler } from './node-handler.js'
-import { answerClientError, answerConnect, answerExpectation, headerGetter, notContinued } from './wire.js'
-import { parseSize, type MockyardOptions } from './options.js'
+import { notContinued } from '../forward/body.js'
+import { answerClientError, answerConnect, answerExpectation, headerGetter } from './wire.js'
+import { parseSize, type MockyardOptions } from '../config/options.js'
 
 const DEFAULT_LIMIT = 50 * 1024 * 1024
 

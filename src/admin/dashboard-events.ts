@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Instance } from '../node/instance.js'
-import { summarize } from './snapshot.js'
+import type { Instance } from '../config/instance.js'
+import { summarize } from './dashboard-snapshot.js'
 
 /** How often new records go out, at most (one batch per interval, never one event per request). */
 export const BATCH_MS = 250

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { formatMessage } from '../core/errors.js'
-import type { Instance } from '../node/instance.js'
-import { openEventStream } from './events.js'
-import { dashboardRoutes, dashboardState } from './snapshot.js'
+import type { Instance } from '../config/instance.js'
+import { openEventStream } from './dashboard-events.js'
+import { dashboardRoutes, dashboardState } from './dashboard-snapshot.js'
 
-export { dashboardRoutes, dashboardState, summarize, type RequestSummary } from './snapshot.js'
-export { closeEventStreams } from './events.js'
+export { dashboardRoutes, dashboardState, summarize, type RequestSummary } from './dashboard-snapshot.js'
+export { closeEventStreams } from './dashboard-events.js'
 
 /**
  * The page's files, shipped in the package's `static/dashboard/` folder (two levels up from
- * both `src/dashboard/` and `dist/dashboard/`): plain HTML, CSS and JavaScript, no build step.
+ * both `src/admin/` and `dist/chunks/`): plain HTML, CSS and JavaScript, no build step.
  */
 const STATIC = new URL('../../static/dashboard/', import.meta.url)
 
