@@ -5,12 +5,13 @@
 import { isAbsolute, relative } from 'node:path'
 import { parseArgs, styleText } from 'node:util'
 import { ConfigError, formatMessage } from '../core/errors.js'
-import { createInstance } from '../config/instance.js'
+import { createInstance, LISTENER_DEFAULTS } from '../config/instance.js'
 import { BUNDLED_CONFIG, findLocalMocks } from '../config/load-config.js'
 import { closestName } from '../config/closest-name.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from '../config/logger.js'
 import type { MockyardOptions } from '../config/options.js'
-import { listen, packageInfo, urlHostOf } from '../listener/server.js'
+import { listeningLine } from '../listener/address.js'
+import { listen, packageInfo } from '../listener/server.js'
 import { targetIsListener } from '../forward/forward.js'
 import type { AddressInfo } from 'node:net'
 
@@ -158,7 +159,7 @@ async function main(argv: string[]): Promise<void> {
 
   let instance
   try {
-    instance = await createInstance(configFile, { latency: 250, watch: true, logLevel: level }, flags)
+    instance = await createInstance(configFile, { ...LISTENER_DEFAULTS, logLevel: level }, flags)
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 1)
     throw error
@@ -176,8 +177,7 @@ async function main(argv: string[]): Promise<void> {
     await running.stop()
     fail(formatMessage(`--proxy ${proxy} is this server's own address (port ${running.port}), so every request no route answers would come back to it. Point the proxy option at the real back end, or listen on another --port.`), 2)
   }
-  const shown = `http://${urlHostOf(running.host)}:${running.port}`
-  process.stdout.write(`mockyard listening on ${shown}\n`)
+  process.stdout.write(listeningLine(running.host, running.port) + '\n')
   // docs/behaviour.md, "The dashboard": on a loopback URL, since it answers loopback clients.
   logger.info(`mockyard dashboard on ${running.url}/__mockyard/`)
   // docs/behaviour.md, "Signals and shutdown": stop accepting, let requests in flight finish (up

@@ -2,6 +2,7 @@ import { formatMessage } from '../core/errors.js'
 import { CLEARED, HAS_BODY, HAS_ENTRY, LogSlots, MATCHED } from './log-slots.js'
 import { REDACTED, SECRET_HEADERS } from '../core/redact.js'
 import { countOf } from '../core/count.js'
+import { DEFAULT_LOG_LIMIT } from '../core/defaults.js'
 
 /** What mockyard recorded of one request. */
 export interface RequestRecord {
@@ -213,7 +214,7 @@ function responseHeaderText(input: RequestInput['responseHeaders']): [number, st
  * const posted = await log.waitFor((r) => r.method === 'POST', { timeout: 2000 })
  */
 export function createRequestLog(options: { limit?: number } = {}): RequestLog {
-  const limit = Math.max(1, Math.floor(options.limit ?? 1000))
+  const limit = Math.max(1, Math.floor(options.limit ?? DEFAULT_LOG_LIMIT))
   const encoder = new TextEncoder()
   const slots = new LogSlots(limit)
   const { ids, times, durations, statuses, flags, routes, files, explanations } = slots
