@@ -86,14 +86,3 @@ export function handleDashboard(instance: Instance, action: string, req: Incomin
   json(res, 404, { error: 'Not Found', message: formatMessage(`no dashboard endpoint /__mockyard/${action}. Open /__mockyard/ for the dashboard.`) })
   return true
 }
-
-/**
- * Whether a request's `Origin` is the listener's own loopback origin (the dashboard page calling
- * its own admin endpoints), as its `Host` names it.
- */
-export function isOwnOrigin(req: IncomingMessage): boolean {
-  const host = req.headers.host
-  if (!host || req.headers.origin !== `http://${host}`) return false
-  const name = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase()
-  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name)
-}

@@ -202,12 +202,6 @@ async function main(argv: string[]): Promise<void> {
 /** How long requests in flight may take to finish after SIGINT or SIGTERM. */
 const SHUTDOWN_GRACE_MS = 10_000
 
-/**
- * Stops accepting connections and resolves once every open one is closed: idle keep-alive
- * connections at once, busy ones as soon as their response is sent, any left after `graceMs`
- * by force.
- */
-
 main(process.argv.slice(2)).catch((error: unknown) => {
   fail(formatMessage(`the command failed: ${(error as Error)?.stack ?? String(error)}`), 1)
 })

@@ -117,13 +117,6 @@ export function redactHeaders(headers: Iterable<[string, string]>): Record<strin
   return out
 }
 
-/** The body as logged: text, truncated past `BODY_LIMIT` characters with a note. */
-export function bodyText(bytes: Uint8Array | null): string | null {
-  if (!bytes || bytes.byteLength === 0) return null
-  const text = new TextDecoder().decode(bytes.byteLength > BODY_LIMIT ? bytes.subarray(0, BODY_LIMIT) : bytes)
-  return bytes.byteLength > BODY_LIMIT ? `${text}… [${countOf(bytes.byteLength - BODY_LIMIT, 'more byte')}]` : text
-}
-
 /**
  * The response body as the log keeps it, without a wrapper object per request (the slots' reason,
  * log-slots.ts): bytes by reference, whatever their size (a data file's bytes are the cached

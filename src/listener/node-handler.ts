@@ -8,8 +8,6 @@ import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from
 import { badTargetResponse, headerGetter, requestTarget } from './wire.js'
 import { proxyUnmatched } from './proxy.js'
 
-export { SESSION_HEADER } from '../harness/session.js'
-
 /** Header pairs from `rawHeaders`, lower-case names. */
 function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
   for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i]!.toLowerCase(), raw[i + 1]!]
