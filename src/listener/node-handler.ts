@@ -6,8 +6,6 @@ import { sessionOf } from '../harness/session.js'
 import type { Instance, Outcome, SurfaceRequest } from '../config/instance.js'
 import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from '../forward/body.js'
 import { badTargetResponse, headerGetter, requestTarget } from './wire.js'
-import { notFoundResponse } from './not-found.js'
-import { proxyUnmatched } from './proxy.js'
 
 /** Header pairs from `rawHeaders`, lower-case names. */
 function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
@@ -59,22 +57,48 @@ export async function writeFetchResponse(res: ServerResponse, response: Response
   })
 }
 
+/** A request no route or handler answered, as the steps of a composition see it (compose.ts). */
+export interface Unmatched {
+  req: IncomingMessage
+  res: ServerResponse
+  /** Upper-case. */
+  method: string
+  /** The path and query that picked no route (`*` for `OPTIONS *`). */
+  path: string
+  /** The absolute URL the pipeline saw. */
+  url: string
+  head: boolean
+  /** The body as read (within the limit). */
+  bytes: Uint8Array | null
+  /** The pipeline's outcome: the explanation, and `settle` to record what was sent. */
+  outcome: Extract<Outcome, { kind: 'unmatched' }>
+  /** Adds the CORS headers the engine decides to a response a step builds itself. */
+  finish(response: MockResponse): MockResponse
+  /** The middleware's `next`, when there is one. */
+  next?: (error?: unknown) => void
+}
+
+/** One way to answer an unmatched request: returns true when it answered (or handed the request on). */
+export type UnmatchedStep = (unmatched: Unmatched) => boolean
+
 export interface NodeHandlerOptions {
-  /** `listener`: unmatched -> 404; `middleware`: unmatched -> `next()`. */
-  mode: 'listener' | 'middleware'
+  /** The largest body read, in bytes; a larger one is answered 413. */
   limit: number
-  /** Answers `GET /` with the package's name, description and version (listener). */
-  rootInfo?: () => Record<string, unknown>
   /**
-   * Handles `/__mockyard/` admin requests (listener) at the given path, addressed to `origin` (the
-   * absolute-form target's, else the Host header's); returns true when it did.
+   * Sees the request before its body is read, at its path, addressed to `origin` (the
+   * absolute-form target's, else the Host header's): true (or a promise of true) when it answered
+   * (the listener's admin endpoints), false to go on.
    */
-  admin?: (req: IncomingMessage, res: ServerResponse, path: string, origin: string) => boolean | Promise<boolean>
+  before?: (req: IncomingMessage, res: ServerResponse, path: string, origin: string) => boolean | Promise<boolean>
+  /** Tried in order for a request no route or handler answered; the last one always answers. */
+  unmatched: readonly UnmatchedStep[]
 }
 
 /**
- * The request listener shared by the HTTP listener and the middleware: CORS preflight, body
- * limit, extra handlers, routes, explained 404s, and a 500 that keeps the server serving. A
+ * The wire converter shared by the HTTP listener and the middleware (as `@hono/node-server`'s
+ * `getRequestListener`): checks the target and Host, reads the body within the limit, hands the
+ * pipeline its request, and writes the outcome back: the route's or the handler's answer, or the
+ * first of the composition's `unmatched` steps that answers; a 500 keeps the server serving. A
  * request the routes answer from memory is written without any promise in between.
  */
 export function createNodeHandler(instance: Instance, options: NodeHandlerOptions) {
@@ -114,28 +138,8 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
         writeFetchResponse(res, outcome.response, outcome.headers, head).then(() => logLine(instance, method, path, outcome.response.status, 'handler', outcome.record.durationMs), fail)
         return
       }
-      if (instance.options.proxy) {
-        proxyUnmatched(instance, req, res, bytes, outcome.settle, head)
-        return
-      }
-      if (options.mode === 'middleware' && next) {
-        outcome.settle({ status: 0 })
-        next()
-        return
-      }
-      if (options.rootInfo && method === 'GET' && (path === '/' || path.startsWith('/?'))) {
-        const response = finish({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(options.rootInfo()) })
-        // Logged and recorded like any answered request (docs/behaviour.md, "Options").
-        const record = outcome.settle({ status: 200, responseHeaders: response.headers })
-        writeMockResponse(res, response, false)
-        logLine(instance, method, path, 200, '/ (package info)', record.durationMs)
-        return
-      }
-      const explanation = outcome.explanation()
-      instance.logger.warn(explanation)
-      const response = finish(notFoundResponse(explanation, req.headers.accept ?? null, method, url))
-      outcome.settle({ status: 404, responseHeaders: response.headers })
-      writeMockResponse(res, response, head)
+      const unmatched: Unmatched = { req, res, method, path, url, head, bytes, outcome, finish, next }
+      for (const step of options.unmatched) if (step(unmatched)) return
     }
 
     const answer = (error: Error | null, bytes: Uint8Array | null): void => {
@@ -162,14 +166,23 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
         fail(error)
       }
     }
-    if (options.admin && path.startsWith('/__mockyard/')) {
-      new Promise<boolean>((resolve) => resolve(options.admin!(req, res, path, target.origin))).then((handled) => handled || proceed(), fail)
-      return
+    if (options.before) {
+      let handled: boolean | Promise<boolean>
+      try {
+        handled = options.before(req, res, path, target.origin)
+      } catch (error) {
+        return fail(error)
+      }
+      if (handled !== false) {
+        Promise.resolve(handled).then((answered) => answered || proceed(), fail)
+        return
+      }
     }
     proceed()
   }
 }
 
-function logLine(instance: Instance, method: string, path: string, status: number, what: string, ms: number): void {
+/** The per-request log line: `GET /v1/users 200 users.json 1.2ms` (docs/behaviour.md, "Options"). */
+export function logLine(instance: Instance, method: string, path: string, status: number, what: string, ms: number): void {
   if (instance.logsRequests) instance.logger.info(`${method} ${path} ${status} ${what} ${ms}ms`)
 }

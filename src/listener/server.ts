@@ -5,10 +5,9 @@ import type { RequestHandler } from 'msw'
 import type { RequestFilter, RequestRecord } from '../harness/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
 import { closeEventStreams } from '../admin/dashboard.js'
-import { handleAdmin } from '../admin/admin.js'
 import { bodyLimitOf, createInstance, LISTENER_DEFAULTS, TEST_DEFAULTS, type Instance } from '../config/instance.js'
 import { localUrlOf } from './address.js'
-import { createNodeHandler } from './node-handler.js'
+import { listenerHandler, middlewareHandler } from './compose.js'
 import { notContinued } from '../forward/body.js'
 import { answerClientError, answerConnect, answerExpectation, headerGetter } from './wire.js'
 import type { MockyardOptions } from '../config/options.js'
@@ -61,12 +60,7 @@ export interface RunningServer extends HarnessApi {
 export async function listen(instance: Instance, host: string, port: number): Promise<RunningServer> {
   const limit = bodyLimitOf(instance)
   const info = packageInfo()
-  const handle = createNodeHandler(instance, {
-    mode: 'listener',
-    limit,
-    rootInfo: () => info,
-    admin: (req, res, path, origin) => handleAdmin(instance, req, res, { path, limit, origin }),
-  })
+  const handle = listenerHandler(instance, { limit, rootInfo: () => info })
   // A missing Host is answered by the handler (a 400 JSON), not by node's bare 400.
   const server = createServer({ requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => handle(req, res))
   server.keepAliveTimeout = 5000
@@ -161,7 +155,7 @@ export type Middleware = ((req: IncomingMessage, res: ServerResponse, next: (err
 /** Wraps an instance as connect-style middleware. */
 export function middlewareOf(instance: Instance): Middleware {
   const limit = bodyLimitOf(instance)
-  const handle = createNodeHandler(instance, { mode: 'middleware', limit })
+  const handle = middlewareHandler(instance, { limit })
   const middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
     handle(req, res, next)
   }
