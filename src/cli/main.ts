@@ -4,6 +4,7 @@
  */
 import { isAbsolute, relative } from 'node:path'
 import { parseArgs, styleText } from 'node:util'
+import { DEFAULT_BODY_LIMIT, DEFAULT_LATENCY_MS } from '../core/defaults.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { createInstance, LISTENER_DEFAULTS } from '../config/instance.js'
 import { BUNDLED_CONFIG, findLocalMocks } from '../config/load-config.js'
@@ -28,9 +29,9 @@ Options:
       --plugin <module>   plugin module; repeatable
   -p, --port <number>     port (default 9999; 0 picks a free one)
       --host <host>       host to bind (default 0.0.0.0)
-  -l, --latency <ms>      global delay (default 250)
+  -l, --latency <ms>      global delay (default ${DEFAULT_LATENCY_MS})
       --context <url>     value of \${context} in data files
-      --limit <size>      maximum request body, e.g. 50mb
+      --limit <size>      maximum request body (default ${DEFAULT_BODY_LIMIT})
       --proxy <url>       forward requests no route answers to this back end
       --no-watch          do not reload edited routes and data files
       --log <level>       silent, error, warn, info (default) or debug
