@@ -4,5 +4,5 @@
  * sources, the way the build does.
  */
 export { startInterception } from '../src/node/interception/index.js'
-export { createInstance } from '../src/node/instance.js'
+export { createInstance } from '../src/config/instance.js'
 export { interceptInstance } from '../src/node/intercept-instance.js'

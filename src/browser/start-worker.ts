@@ -12,6 +12,7 @@ import { validateRoutes } from '../core/validate-routes.js'
 import { CONFIG_PATH, WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
 import { fetchFiles } from './fetch-files.js'
 import { countOf } from '../core/count.js'
+import { DEFAULT_LATENCY_MS } from '../core/defaults.js'
 
 /**
  * The browser's default latency in ms (docs/behaviour.md, "Defaults per surface").
@@ -19,7 +20,7 @@ import { countOf } from '../core/count.js'
  * @example
  * await startWorker({ latency: BROWSER_LATENCY * 2 })
  */
-export const BROWSER_LATENCY = 250
+export const BROWSER_LATENCY = DEFAULT_LATENCY_MS
 
 /**
  * What `startWorker` does with a request that neither a handler nor a route answers.

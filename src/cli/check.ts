@@ -9,8 +9,8 @@ import { formatMessage, formatProblem } from '../core/errors.js'
 import type { CheckEntry } from '../check/problem.js'
 import { countOf } from '../core/count.js'
 import { runCheck } from '../check/run-check.js'
-import { closestName } from '../node/closest-name.js'
-import { findLocalMocks } from '../node/load-config.js'
+import { closestName } from '../config/closest-name.js'
+import { findLocalMocks } from '../config/load-config.js'
 
 const HELP = `Usage: mockyard check [--config <file> | --routes <file>... --data <folder>] [--openapi <file>] [--format text|json]
 

@@ -4,14 +4,16 @@
  */
 import { isAbsolute, relative } from 'node:path'
 import { parseArgs, styleText } from 'node:util'
+import { DEFAULT_BODY_LIMIT, DEFAULT_LATENCY_MS } from '../core/defaults.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
-import { createInstance } from '../node/instance.js'
-import { BUNDLED_CONFIG, findLocalMocks } from '../node/load-config.js'
-import { closestName } from '../node/closest-name.js'
-import { createLogger, LOG_LEVELS, type LogLevel } from '../node/logger.js'
-import type { MockyardOptions } from '../node/options.js'
-import { listen, packageInfo, urlHostOf } from '../node/server.js'
-import { targetIsListener } from '../node/forward.js'
+import { createInstance, LISTENER_DEFAULTS } from '../config/instance.js'
+import { BUNDLED_CONFIG, findLocalMocks } from '../config/load-config.js'
+import { closestName } from '../config/closest-name.js'
+import { createLogger, LOG_LEVELS, type LogLevel } from '../config/logger.js'
+import type { MockyardOptions } from '../config/options.js'
+import { listeningLine } from '../listener/address.js'
+import { listen, packageInfo } from '../listener/server.js'
+import { targetIsListener } from '../forward/forward.js'
 import type { AddressInfo } from 'node:net'
 
 const HELP = `Usage: mockyard [options]
@@ -27,9 +29,9 @@ Options:
       --plugin <module>   plugin module; repeatable
   -p, --port <number>     port (default 9999; 0 picks a free one)
       --host <host>       host to bind (default 0.0.0.0)
-  -l, --latency <ms>      global delay (default 250)
+  -l, --latency <ms>      global delay (default ${DEFAULT_LATENCY_MS})
       --context <url>     value of \${context} in data files
-      --limit <size>      maximum request body, e.g. 50mb
+      --limit <size>      maximum request body (default ${DEFAULT_BODY_LIMIT})
       --proxy <url>       forward requests no route answers to this back end
       --no-watch          do not reload edited routes and data files
       --log <level>       silent, error, warn, info (default) or debug
@@ -158,7 +160,7 @@ async function main(argv: string[]): Promise<void> {
 
   let instance
   try {
-    instance = await createInstance(configFile, { latency: 250, watch: true, logLevel: level }, flags)
+    instance = await createInstance(configFile, { ...LISTENER_DEFAULTS, logLevel: level }, flags)
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 1)
     throw error
@@ -176,8 +178,7 @@ async function main(argv: string[]): Promise<void> {
     await running.stop()
     fail(formatMessage(`--proxy ${proxy} is this server's own address (port ${running.port}), so every request no route answers would come back to it. Point the proxy option at the real back end, or listen on another --port.`), 2)
   }
-  const shown = `http://${urlHostOf(running.host)}:${running.port}`
-  process.stdout.write(`mockyard listening on ${shown}\n`)
+  process.stdout.write(listeningLine(running.host, running.port) + '\n')
   // docs/behaviour.md, "The dashboard": on a loopback URL, since it answers loopback clients.
   logger.info(`mockyard dashboard on ${running.url}/__mockyard/`)
   // docs/behaviour.md, "Signals and shutdown": stop accepting, let requests in flight finish (up
@@ -201,12 +202,6 @@ async function main(argv: string[]): Promise<void> {
 
 /** How long requests in flight may take to finish after SIGINT or SIGTERM. */
 const SHUTDOWN_GRACE_MS = 10_000
-
-/**
- * Stops accepting connections and resolves once every open one is closed: idle keep-alive
- * connections at once, busy ones as soon as their response is sent, any left after `graceMs`
- * by force.
- */
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   fail(formatMessage(`the command failed: ${(error as Error)?.stack ?? String(error)}`), 1)

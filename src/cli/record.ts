@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve } from 'node:path'
 import { countOf } from '../core/count.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { importHar } from '../record/har.js'
+import { listeningLine } from '../listener/address.js'
 import { startRecorder } from '../record/recorder.js'
 import type { RecordSummary } from '../record/writer.js'
 
@@ -107,8 +108,7 @@ async function runRecord(argv: string[]): Promise<void> {
     if (code) fail(formatMessage(`cannot listen on ${values.host ?? '127.0.0.1'}:${values.port ?? 9999}: ${code}. Pick another port with --port, or --port 0 for a free one.`), 1)
     fail((error as Error).message, 2)
   }
-  const shownHost = recorder.host.includes(':') ? `[${recorder.host}]` : recorder.host
-  process.stdout.write(`mockyard listening on http://${shownHost}:${recorder.port}\n`)
+  process.stdout.write(listeningLine(recorder.host, recorder.port) + '\n')
   process.stderr.write(formatMessage(`recording ${values.target} into ${recorder.routesFile}; stop with Ctrl+C.`) + '\n')
   let stopping = false
   const stop = (signal: string) => {

@@ -2,6 +2,7 @@ import { formatMessage } from '../core/errors.js'
 import { CLEARED, HAS_BODY, HAS_ENTRY, LogSlots, MATCHED } from './log-slots.js'
 import { REDACTED, SECRET_HEADERS } from '../core/redact.js'
 import { countOf } from '../core/count.js'
+import { DEFAULT_LOG_LIMIT } from '../core/defaults.js'
 
 /** What mockyard recorded of one request. */
 export interface RequestRecord {
@@ -116,13 +117,6 @@ export function redactHeaders(headers: Iterable<[string, string]>): Record<strin
   return out
 }
 
-/** The body as logged: text, truncated past `BODY_LIMIT` characters with a note. */
-export function bodyText(bytes: Uint8Array | null): string | null {
-  if (!bytes || bytes.byteLength === 0) return null
-  const text = new TextDecoder().decode(bytes.byteLength > BODY_LIMIT ? bytes.subarray(0, BODY_LIMIT) : bytes)
-  return bytes.byteLength > BODY_LIMIT ? `${text}… [${countOf(bytes.byteLength - BODY_LIMIT, 'more byte')}]` : text
-}
-
 /**
  * The response body as the log keeps it, without a wrapper object per request (the slots' reason,
  * log-slots.ts): bytes by reference, whatever their size (a data file's bytes are the cached
@@ -213,7 +207,7 @@ function responseHeaderText(input: RequestInput['responseHeaders']): [number, st
  * const posted = await log.waitFor((r) => r.method === 'POST', { timeout: 2000 })
  */
 export function createRequestLog(options: { limit?: number } = {}): RequestLog {
-  const limit = Math.max(1, Math.floor(options.limit ?? 1000))
+  const limit = Math.max(1, Math.floor(options.limit ?? DEFAULT_LOG_LIMIT))
   const encoder = new TextEncoder()
   const slots = new LogSlots(limit)
   const { ids, times, durations, statuses, flags, routes, files, explanations } = slots

@@ -5,9 +5,9 @@
  * handlers to your own `setupServer`; record and import traffic. What the README documents,
  * nothing more: loading, instances and the logger stay internal.
  */
-export { createHandlers, createMiddleware, startMockServer, type HarnessApi, type Middleware, type RunningServer } from './server.js'
-export { MockServer } from './mock-server.js'
-export { validateOptions, type OptionsCheck, type MockyardOptions, type MockyardPlugin, type UnhandledRequestStrategy } from './options.js'
+export { createHandlers, createMiddleware, startMockServer, type HarnessApi, type Middleware, type RunningServer } from '../listener/server.js'
+export { MockServer } from '../listener/mock-server.js'
+export { validateOptions, type OptionsCheck, type MockyardOptions, type MockyardPlugin, type UnhandledRequestStrategy } from '../config/options.js'
 export { ConfigError, type ConfigProblem } from '../core/errors.js'
 export type { RequestRecord, RequestFilter } from '../harness/request-log.js'
 export { startRecorder, type RecorderOptions, type RunningRecorder } from '../record/recorder.js'

@@ -6,7 +6,7 @@
  */
 import { toFetchResponse } from '../core/fetch-request.js'
 import { formatMessage } from '../core/errors.js'
-import { surfaceRequestFromFetch, type Instance } from './instance.js'
+import { surfaceRequestFromFetch, type Instance } from '../config/instance.js'
 import { startInterception, type Interception } from './interception/index.js'
 
 export interface InstanceInterception extends Interception {

@@ -6,9 +6,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions } from '@playwright/test'
-import { formatMessage } from '../core/errors.js'
-import type { MockyardOptions } from '../node/options.js'
-import { startMockServer } from '../node/server.js'
+import type { MockyardOptions } from '../config/options.js'
+import { startMockServer } from '../listener/server.js'
 import { createAdminClient, ListenerUnreachableError, SESSION_HEADER, UNREACHABLE, type AdminClient } from './admin-client.js'
 import { installedPlaywrightVersion, missingUrlMessage } from './missing-url.js'
 

@@ -6,6 +6,8 @@ import { pipeline } from 'node:stream/promises'
 import { brotliDecompressSync, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from 'node:zlib'
 
 /** One request and the answer it got, as the recorder and the HAR import hand it to the writer. */
+export { HOP_BY_HOP } from '../forward/headers.js'
+
 export interface RecordedExchange {
   method: string
   /** The absolute URL the client asked for (its path and query are what get recorded). */
@@ -27,20 +29,8 @@ export interface RecordedExchange {
   origin?: string
 }
 
-/** Hop-by-hop headers: they describe one connection, never a resource (RFC 9110, section 7.6.1). */
-export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade'])
-
 /** Headers whose values are secrets: never written to disk, whatever `--redact` says. */
 export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie'])
-
-/** The names a `Connection` header adds to the hop-by-hop set. */
-export function connectionTokens(pairs: Iterable<[string, string]>): Set<string> {
-  const tokens = new Set<string>()
-  for (const [name, value] of pairs) {
-    if (name.toLowerCase() === 'connection') for (const token of value.split(',')) tokens.add(token.trim().toLowerCase())
-  }
-  return tokens
-}
 
 /**
  * Undoes a `Content-Encoding` (gzip, deflate, br) so the data file holds what the client
@@ -63,13 +53,6 @@ export function decodeBody(bytes: Uint8Array, encoding: string | undefined): Uin
     return bytes
   }
   return body
-}
-
-/** Pairs from node's flat `rawHeaders` list. */
-export function pairsOf(raw: readonly string[]): Array<[string, string]> {
-  const pairs: Array<[string, string]> = []
-  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!])
-  return pairs
 }
 
 /** A body kept in a temporary file instead of memory; `size` in bytes. */

@@ -2,7 +2,7 @@ import { readFileSync, realpathSync } from 'node:fs'
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path'
 import { countOf } from '../core/count.js'
 import { ConfigError } from '../core/errors.js'
-import { parseJsonFile } from '../node/load-config.js'
+import { parseJsonFile } from '../config/load-config.js'
 import type { RecordedExchange } from './exchange.js'
 import { createRecordWriter, type RecordResult, type RecordSummary } from './writer.js'
 

@@ -2,10 +2,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse } from '../core/build-response.js'
-import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend, targetIsListener, UPSTREAM_TIMEOUT_MS } from '../node/forward.js'
-import { payloadTooLarge, readBody } from '../node/node-handler.js'
-import { answerThenDrain } from '../node/wire.js'
-import { decodeStreaming, pairsOf, Spool, TooLargeError } from './exchange.js'
+import { DEFAULT_BODY_LIMIT_BYTES } from '../core/defaults.js'
+import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend, targetIsListener, UPSTREAM_TIMEOUT_MS } from '../forward/forward.js'
+import { answerThenDrain, payloadTooLarge, readBody } from '../forward/body.js'
+import { decodeStreaming, Spool, TooLargeError } from './exchange.js'
+import { pairsOf } from '../forward/headers.js'
+import { localUrlOf } from '../listener/address.js'
 import { createRecordWriter, type RecordResult, type RecordSummary } from './writer.js'
 
 export interface RecorderOptions {
@@ -38,7 +40,8 @@ export interface RunningRecorder {
   stop(): Promise<RecordSummary>
 }
 
-const MAX_BODY = 50 * 1024 * 1024
+/** The recorder keeps each body in memory to write it: the listener's default limit, fixed. */
+const MAX_BODY = DEFAULT_BODY_LIMIT_BYTES
 
 /**
  * Starts a recording listener: every request goes to `target`, the client gets the real answer
@@ -188,10 +191,9 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     await new Promise((resolve) => server.close(resolve))
     throw new Error(formatMessage(`cannot record: the target ${options.target} is this recorder's own address (port ${address.port}), so every request would come back to it. Point --target at the real back end, or listen on another --port.`))
   }
-  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address
   let stopping: Promise<RecordSummary> | undefined
   return {
-    url: `http://${urlHost}:${address.port}`,
+    url: localUrlOf(host, address),
     host,
     port: address.port,
     server,

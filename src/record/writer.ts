@@ -11,7 +11,7 @@ import { BodyParseError, mediaType, parseBody, parseQuery } from '../core/parse-
 import type { RouteEntryConfig, RoutesConfig, SequenceItemConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { contentTypeOf } from '../core/build-response.js'
-import { parseJsonFile } from '../node/load-config.js'
+import { parseJsonFile } from '../config/load-config.js'
 import { dropBody, HOP_BY_HOP, isSpooled, SECRET_HEADERS, type RecordedExchange, type SpooledBody } from './exchange.js'
 
 /** What the writer did with one exchange. */

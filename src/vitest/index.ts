@@ -6,9 +6,9 @@
  */
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { formatMessage } from '../core/errors.js'
-import { createInstance, type Instance } from '../node/instance.js'
-import type { MockyardOptions } from '../node/options.js'
-import type { HarnessApi } from '../node/server.js'
+import { createInstance, type Instance } from '../config/instance.js'
+import type { MockyardOptions } from '../config/options.js'
+import type { HarnessApi } from '../listener/server.js'
 import { interceptInstance, type InstanceInterception } from '../node/intercept-instance.js'
 import { InterceptionActiveError } from '../node/interception/index.js'
 

@@ -122,7 +122,7 @@ function rowOf(record) {
     el('td', { class: 'session', title: sessionLabel(record.session), text: session }),
     el('td', { class: 'method', text: record.method }),
     el('td', { class: 'path mono' }, wrappable(pathOf(record.url))),
-    el('td', { class: `status status-${String(record.status).charAt(0)}`, text: record.status === 0 ? '…' : String(record.status), title: record.status === 0 ? 'waiting for the answer' : undefined }),
+    el('td', { class: `status status-${String(record.status).charAt(0)}`, text: String(record.status) }),
     el('td', { class: 'by' }, answeredBy(record)),
     el('td', { class: 'file', text: record.file ?? '' }),
     el('td', { class: 'ms', text: String(record.durationMs) }),
@@ -172,13 +172,6 @@ function schedule() {
 
 function addRequests(records) {
   for (const record of records) {
-    if (state.requests.length > 0 && record.id <= state.requests[state.requests.length - 1].id) {
-      // A request sent while still in flight (proxied), now with its answer: its row is replaced.
-      for (let i = state.requests.length - 1; i >= 0 && state.requests[i].id >= record.id; i--) {
-        if (state.requests[i].id === record.id) state.requests[i] = record
-      }
-      continue
-    }
     state.requests.push(record)
     state.sessions.add(record.session)
   }

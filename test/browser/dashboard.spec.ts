@@ -75,26 +75,18 @@ test('new requests appear without a reload', async ({ page, listener }) => {
   await expect(page.locator('#f-session option[value="live-1"]')).toHaveCount(1)
 })
 
-test('a proxied request slower than a batch: its row is completed once answered (status, duration, response headers), later rows are not held back', async ({ page }) => {
+test('a proxied request: its row says proxied, its detail shows the target\'s headers, the options name the target', async ({ page }) => {
   const target = createServer((req, res) => {
     req.resume()
-    // Longer than a few batches of the live feed.
-    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json', 'x-real': 'yes' }).end('{"real":true}'), 1000)
+    res.writeHead(200, { 'content-type': 'application/json', 'x-real': 'yes' }).end('{"real":true}')
   })
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve))
   const server = await startMockServer({ routes: examples + 'routes.json', data: examples + 'data', proxy: `http://127.0.0.1:${(target.address() as AddressInfo).port}` })
   try {
     await open(page, server)
-    const slow = send(server, '/v1/slow-one')
-    await expect(page.locator('#requests tr.row')).toHaveCount(1, { timeout: 5000 })
-    // Later requests are not held back by one still waiting for the target.
+    await send(server, '/v1/elsewhere')
     await send(server, '/v1/users')
-    await expect(page.locator('#requests tr.row')).toHaveCount(2, { timeout: 5000 })
-    await slow
-    // Once answered, the in-flight row is replaced by the complete one.
-    await expect.poll(() => shownRows(page), { timeout: 5000 }).toEqual(['GET | /v1/users | 200 | v1/users · default', 'GET | /v1/slow-one | 200 | proxied'])
-    // The duration covers the round trip (the target waited a second): a lower bound only.
-    expect(Number(await page.locator('#requests tr.row').nth(1).locator('td.ms').textContent())).toBeGreaterThanOrEqual(990)
+    await expect.poll(() => shownRows(page), { timeout: 5000 }).toEqual(['GET | /v1/users | 200 | v1/users · default', 'GET | /v1/elsewhere | 200 | proxied'])
     await page.locator('#requests tr.row').nth(1).click()
     await expect(page.locator('#detail')).toContainText('x-real')
     // The options in force name the proxy target.

@@ -21,6 +21,9 @@ describe('mockyard CLI', () => {
     expect(code).toBe(0)
     expect(stdout).toContain('Usage: mockyard [options]')
     expect(stdout).toContain('--routes <file>')
+    // The defaults it names are the ones applied.
+    expect(stdout).toMatch(/--latency <ms> +global delay \(default 250\)\n/)
+    expect(stdout).toMatch(/--limit <size> +maximum request body \(default 50mb\)\n/)
   })
 
   it('--version prints the package version', () => {

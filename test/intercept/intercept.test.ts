@@ -7,7 +7,7 @@ import * as msw2 from 'msw2'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startInterception, type Interception, type InterceptionOptions } from '../../src/node/interception/index.js'
 import { interceptInstance } from '../../src/node/intercept-instance.js'
-import { createInstance } from '../../src/node/instance.js'
+import { createInstance } from '../../src/config/instance.js'
 
 const MOCK_HOST = 'example.test'
 

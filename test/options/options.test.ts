@@ -7,6 +7,7 @@
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { networkInterfaces } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { setupServer } from 'msw/node'
@@ -14,6 +15,8 @@ import { ConfigError, createHandlers, createMiddleware, MockServer, startMockSer
 import { captureLogs, named, removeTempDirs, tempDir, writeMocks, writeTree } from '../rules/support.js'
 
 afterAll(removeTempDirs)
+
+const hasIpv6Loopback = () => Object.values(networkInterfaces()).some((list) => list?.some((a) => a.family === 'IPv6' && a.address === '::1'))
 
 const MOCK_DATA = dirname(createRequire(import.meta.url).resolve('@availity/mock-data/package.json'))
 const stops: Array<() => Promise<unknown>> = []
@@ -235,6 +238,16 @@ describe('log lines', () => {
     const { server } = await startServer({ routes: writeMocks({}).routes, logProvider: logs.logProvider })
     const { port } = server.config().server!.address() as { port: number }
     expect(logs.info).toContain(`mockyard listening on http://127.0.0.1:${port}`)
+  })
+
+  it.runIf(hasIpv6Loopback())('MockServer on ::1 logs http://[::1]:PORT, the bracketed URL the CLI prints, and that URL answers', async () => {
+    const logs = captureLogs()
+    const server = new MockServer({ routes: writeMocks({ 'v1/x': { file: 'a.json' } }, named('a.json')).routes, latency: 0, logProvider: logs.logProvider })
+    stops.push(() => server.stop())
+    const { port } = await server.start({ host: '::1', port: 0 })
+    const line = logs.info.find((l) => l.startsWith('mockyard listening on '))
+    expect(line).toBe(`mockyard listening on http://[::1]:${port}`)
+    expect((await fetch(`${line!.slice('mockyard listening on '.length)}/v1/x`)).status).toBe(200)
   })
 
   it('GET / (the package name, description and version) is logged with its status, and recorded', async () => {

@@ -7,38 +7,38 @@ import { mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'n
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMiddleware, startMockServer } from 'mockyard/node'
-import { folderFiles } from '../../src/node/folder-files.js'
 import { captureLogs, removeTempDirs, tempDir, until, writeMocks } from './support.js'
 
 afterEach(() => removeTempDirs())
 
 const decoder = new TextDecoder()
 
-describe('folderFiles().watch() follows the files it has read, by every way of saving', () => {
-  it('sees saves by rename again and again, a delete and re-create, and ignores files it never read', async () => {
-    const dir = tempDir()
-    writeFileSync(join(dir, 'a.json'), '1')
-    writeFileSync(join(dir, 'other.txt'), 'x')
-    const changed: string[] = []
-    const files = folderFiles(dir, { watch: true, onChange: (name) => changed.push(name) })
+describe('live reload follows the data files the routes name, by every way of saving', () => {
+  it('sees saves by rename again and again, a delete and re-create, and ignores files no route names', async () => {
+    const mocks = writeMocks({ 'v1/a': { file: 'a.json' } }, { 'a.json': '1', 'other.txt': 'x' })
+    const logs = captureLogs()
+    const server = await startMockServer({ routes: mocks.routes, data: mocks.data, watch: true, logProvider: logs.logProvider })
     try {
-      expect(decoder.decode(files.load('a.json'))).toBe('1')
-      const text = async () => decoder.decode((await files.read('a.json')) ?? new Uint8Array())
+      const res = () => fetch(`${server.url}/v1/a`)
+      const text = async () => (await res()).text()
+      expect(await text()).toBe('1')
       for (const v of ['2', '3', '4']) {
-        writeFileSync(join(dir, 'a.json.tmp'), v)
-        renameSync(join(dir, 'a.json.tmp'), join(dir, 'a.json'))
+        writeFileSync(join(mocks.data, 'a.json.tmp'), v)
+        renameSync(join(mocks.data, 'a.json.tmp'), join(mocks.data, 'a.json'))
         await until(async () => (await text()) === v, 5000, `save by rename ${v}`)
       }
-      unlinkSync(join(dir, 'a.json'))
-      await until(async () => (await files.read('a.json')) === undefined, 5000, 'the deleted file')
-      writeFileSync(join(dir, 'a.json'), '5')
+      unlinkSync(join(mocks.data, 'a.json'))
+      await until(async () => (await res()).status === 404, 5000, 'the deleted file')
+      writeFileSync(join(mocks.data, 'a.json'), '5')
       await until(async () => (await text()) === '5', 5000, 'the re-created file')
-      writeFileSync(join(dir, 'other.txt'), 'y')
-      writeFileSync(join(dir, 'log.txt'), 'z')
+      writeFileSync(join(mocks.data, 'other.txt'), 'y')
+      writeFileSync(join(mocks.data, 'log.txt'), 'z')
       await new Promise((resolve) => setTimeout(resolve, 300))
-      expect(new Set(changed)).toEqual(new Set(['a.json']))
+      // Each reload names the file that changed: a.json, and never a file no route names.
+      expect(logs.info.some((line) => line.includes('changed') && line.includes('a.json'))).toBe(true)
+      expect(logs.info.filter((line) => line.includes('changed') && !line.includes('a.json'))).toEqual([])
     } finally {
-      files.close()
+      await server.stop()
     }
   })
 })

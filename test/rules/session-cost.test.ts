@@ -6,8 +6,8 @@
 import { Agent } from 'node:http'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildNotifications, createNotificationsStore } from 'mockyard/notifications'
-import { createInstance, type Instance } from '../../src/node/instance.js'
-import { listen, type RunningServer } from '../../src/node/server.js'
+import { createInstance, type Instance } from '../../src/config/instance.js'
+import { listen, type RunningServer } from '../../src/listener/server.js'
 import { captureLogs, named, rawRequest, removeTempDirs, writeMocks } from './support.js'
 
 afterAll(removeTempDirs)

@@ -1,10 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ConfigError, formatMessage } from '../core/errors.js'
-import { handleDashboard } from '../dashboard/index.js'
-import type { Instance } from './instance.js'
+import { handleDashboard } from './dashboard.js'
+import type { Instance } from '../config/instance.js'
 import { sessionOf } from '../harness/session.js'
-import { PayloadTooLargeError, payloadTooLarge, readBody } from './node-handler.js'
-import { answerThenDrain } from './wire.js'
+import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from '../forward/body.js'
 
 export const ADMIN_PREFIX = '/__mockyard/'
 

@@ -1,10 +1,11 @@
 import type { Server } from 'node:http'
 import { formatMessage } from '../core/errors.js'
-import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
-import type { MockyardOptions } from './options.js'
+import { createInstance, LISTENER_DEFAULTS, type Instance, type SurfaceDefaults } from '../config/instance.js'
+import type { MockyardOptions } from '../config/options.js'
+import { listeningLine } from './address.js'
 import { listen, middlewareOf, type Middleware, type RunningServer } from './server.js'
 
-const SERVER_DEFAULTS: SurfaceDefaults = { latency: 250, watch: true, logLevel: 'info', bundled: true }
+const SERVER_DEFAULTS: SurfaceDefaults = { ...LISTENER_DEFAULTS, bundled: true }
 
 /**
  * The embedding interface of the old Express mock server: construct with a config
@@ -44,7 +45,7 @@ export class MockServer {
     const instance = await this.#load(options)
     this.#running = await listen(instance, instance.options.host ?? '0.0.0.0', instance.options.port ?? 0)
     // The CLI's line, through the logger (docs/behaviour.md, "Options").
-    instance.logger.info(`mockyard listening on http://${this.#running.host}:${this.#running.port}`)
+    instance.logger.info(listeningLine(this.#running.host, this.#running.port))
     return { url: this.#running.url, port: this.#running.port, host: this.#running.host }
   }
 

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { lookup } from 'node:dns/promises'
 import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
-import { connectionTokens, HOP_BY_HOP, pairsOf } from '../record/exchange.js'
+import { connectionTokens, HOP_BY_HOP, pairsOf } from './headers.js'
 
 /**
  * Checks a `proxy` / `--target` value: an absolute http(s) URL. Returns the parsed URL or a

@@ -7,6 +7,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Duplex } from 'node:stream'
 import { preview } from '../core/redact.js'
 import { errorResponse, type MockResponse } from '../core/build-response.js'
+import { answerThenDrain } from '../forward/body.js'
 
 /** Where a request goes: the origin it addressed (for `${context}`) and the path that picks the route. */
 export type RequestTarget = { origin: string; path: string; problem?: undefined } | { problem: string }
@@ -71,51 +72,6 @@ export function requestTarget(req: IncomingMessage): RequestTarget {
 /** The 400 for a request whose target or Host is unusable. */
 export function badTargetResponse(method: string, problem: string): MockResponse {
   return errorResponse(400, 'Bad Request', `${method} request refused: ${problem}. Send a path such as /v1/users with a Host header such as localhost:3000`)
-}
-
-/** Requests with `Expect: 100-continue` that were not told to continue: no body is coming. */
-export const notContinued = new WeakSet<IncomingMessage>()
-
-/** How much of a refused body is still read (and thrown away) before the connection closes. */
-export const DRAIN_BYTES = 64 * 1024 * 1024
-/** How long the client may take to finish sending a refused body. */
-export const DRAIN_MS = 5000
-
-/**
- * Answers a request whose body is refused (a 413) so that the client reads the answer: the
- * response is written whole (its length is known), then what the client is still sending is
- * read and thrown away, up to `DRAIN_BYTES` or `DRAIN_MS`, and only then does the connection
- * close. Closing at once would reset it under a client still writing: it would see a broken
- * pipe, not the 413.
- */
-export function answerThenDrain(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
-  const body = response.body ?? ''
-  const headers: Record<string, string | number> = { ...response.headers, connection: 'close', 'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength }
-  res.writeHead(response.status, headers)
-  if (req.complete || req.destroyed || notContinued.has(req)) {
-    res.end(body)
-    return
-  }
-  res.write(body)
-  let drained = 0
-  let done = false
-  const finish = () => {
-    if (done) return
-    done = true
-    clearTimeout(timer)
-    req.off('data', onData)
-    res.end()
-  }
-  const onData = (chunk: Buffer) => {
-    drained += chunk.length
-    if (drained > DRAIN_BYTES) finish()
-  }
-  const timer = setTimeout(finish, DRAIN_MS)
-  req.on('data', onData)
-  req.once('end', finish)
-  req.once('close', finish)
-  req.once('error', finish)
-  req.resume()
 }
 
 /**

@@ -4,14 +4,14 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { RequestHandler } from 'msw'
 import type { RequestFilter, RequestRecord } from '../harness/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
-import { closeEventStreams } from '../dashboard/index.js'
-import { handleAdmin } from './admin.js'
-import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
-import { createNodeHandler } from './node-handler.js'
-import { answerClientError, answerConnect, answerExpectation, headerGetter, notContinued } from './wire.js'
-import { parseSize, type MockyardOptions } from './options.js'
+import { closeEventStreams } from '../admin/dashboard.js'
+import { bodyLimitOf, createInstance, LISTENER_DEFAULTS, TEST_DEFAULTS, type Instance } from '../config/instance.js'
+import { localUrlOf } from './address.js'
+import { listenerHandler, middlewareHandler } from './compose.js'
+import { notContinued } from '../forward/body.js'
+import { answerClientError, answerConnect, answerExpectation, headerGetter } from './wire.js'
+import type { MockyardOptions } from '../config/options.js'
 
-const DEFAULT_LIMIT = 50 * 1024 * 1024
 
 export function packageInfo(): { name: string; description: string; version: string } {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; description: string; version: string }
@@ -56,21 +56,11 @@ export interface RunningServer extends HarnessApi {
   stop(options?: { graceMs?: number }): Promise<void>
 }
 
-/** A host as it is written in a URL: IPv6 addresses in brackets (`[::1]`). */
-export function urlHostOf(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
-}
-
 /** Starts a `node:http` listener over an instance. */
 export async function listen(instance: Instance, host: string, port: number): Promise<RunningServer> {
-  const limit = parseSize(instance.options.limit ?? DEFAULT_LIMIT) ?? DEFAULT_LIMIT
+  const limit = bodyLimitOf(instance)
   const info = packageInfo()
-  const handle = createNodeHandler(instance, {
-    mode: 'listener',
-    limit,
-    rootInfo: () => info,
-    admin: (req, res, path, origin) => handleAdmin(instance, req, res, { path, limit, origin }),
-  })
+  const handle = listenerHandler(instance, { limit, rootInfo: () => info })
   // A missing Host is answered by the handler (a 400 JSON), not by node's bare 400.
   const server = createServer({ requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => handle(req, res))
   server.keepAliveTimeout = 5000
@@ -103,11 +93,10 @@ export async function listen(instance: Instance, host: string, port: number): Pr
     })
   })
   const address = server.address() as AddressInfo
-  const urlHost = host === '0.0.0.0' || host === '::' ? 'localhost' : urlHostOf(address.address)
   let stopping: Promise<void> | undefined
   return {
     ...harnessOf(instance),
-    url: `http://${urlHost}:${address.port}`,
+    url: localUrlOf(host, address),
     port: address.port,
     host,
     server,
@@ -143,8 +132,6 @@ function closeWaiting(server: Server, sockets: Set<Socket>): void {
   }
 }
 
-const TEST_DEFAULTS: SurfaceDefaults = { latency: 0, watch: false, logLevel: 'error', warnOptions: true }
-
 /**
  * Starts a real HTTP listener for tests: latency 0, host 127.0.0.1, a random port, no live
  * reload, quiet logs (all overridable by the options).
@@ -167,8 +154,8 @@ export type Middleware = ((req: IncomingMessage, res: ServerResponse, next: (err
 
 /** Wraps an instance as connect-style middleware. */
 export function middlewareOf(instance: Instance): Middleware {
-  const limit = parseSize(instance.options.limit ?? DEFAULT_LIMIT) ?? DEFAULT_LIMIT
-  const handle = createNodeHandler(instance, { mode: 'middleware', limit })
+  const limit = bodyLimitOf(instance)
+  const handle = middlewareHandler(instance, { limit })
   const middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
     handle(req, res, next)
   }
@@ -184,7 +171,7 @@ export function middlewareOf(instance: Instance): Middleware {
  * app.use('/mock', await createMiddleware({ routes: 'mocks/routes.json', latency: 0 }))
  */
 export async function createMiddleware(options: MockyardOptions | string = {}): Promise<Middleware> {
-  return middlewareOf(await createInstance(options, { latency: 250, watch: true, logLevel: 'info' }))
+  return middlewareOf(await createInstance(options, LISTENER_DEFAULTS))
 }
 
 /**
@@ -196,7 +183,7 @@ export async function createMiddleware(options: MockyardOptions | string = {}): 
  * const server = setupServer(...(await createHandlers({ routes: 'mocks/routes.json' })))
  */
 export async function createHandlers(options: MockyardOptions | string = {}): Promise<RequestHandler[]> {
-  const instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'error', warnOptions: true })
+  const instance = await createInstance(options, TEST_DEFAULTS)
   const { MockyardHandler } = await import('../msw/index.js')
   return [...instance.handlers, new MockyardHandler(instance.engine)]
 }

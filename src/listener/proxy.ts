@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorResponse } from '../core/build-response.js'
-import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend } from './forward.js'
+import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend } from '../forward/forward.js'
 import { headerGetter } from './wire.js'
-import type { Instance, SentAnswer } from './instance.js'
+import type { Instance, SentAnswer } from '../config/instance.js'
 import type { LogEntry } from '../harness/request-log.js'
 
 /**

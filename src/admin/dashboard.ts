@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { formatMessage } from '../core/errors.js'
-import type { Instance } from '../node/instance.js'
-import { openEventStream } from './events.js'
-import { dashboardRoutes, dashboardState } from './snapshot.js'
+import type { Instance } from '../config/instance.js'
+import { openEventStream } from './dashboard-events.js'
+import { dashboardRoutes, dashboardState } from './dashboard-snapshot.js'
 
-export { dashboardRoutes, dashboardState, summarize, type RequestSummary } from './snapshot.js'
-export { closeEventStreams } from './events.js'
+export { dashboardRoutes, dashboardState, summarize, type RequestSummary } from './dashboard-snapshot.js'
+export { closeEventStreams } from './dashboard-events.js'
 
 /**
  * The page's files, shipped in the package's `static/dashboard/` folder (two levels up from
- * both `src/dashboard/` and `dist/dashboard/`): plain HTML, CSS and JavaScript, no build step.
+ * both `src/admin/` and `dist/chunks/`): plain HTML, CSS and JavaScript, no build step.
  */
 const STATIC = new URL('../../static/dashboard/', import.meta.url)
 
@@ -85,15 +85,4 @@ export function handleDashboard(instance: Instance, action: string, req: Incomin
   }
   json(res, 404, { error: 'Not Found', message: formatMessage(`no dashboard endpoint /__mockyard/${action}. Open /__mockyard/ for the dashboard.`) })
   return true
-}
-
-/**
- * Whether a request's `Origin` is the listener's own loopback origin (the dashboard page calling
- * its own admin endpoints), as its `Host` names it.
- */
-export function isOwnOrigin(req: IncomingMessage): boolean {
-  const host = req.headers.host
-  if (!host || req.headers.origin !== `http://${host}`) return false
-  const name = host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '').toLowerCase()
-  return name === 'localhost' || name === '::1' || /^127(\.\d{1,3}){3}$/.test(name)
 }

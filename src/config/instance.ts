@@ -2,6 +2,7 @@ import { dirname, resolve as resolvePath } from 'node:path'
 import type { RequestHandler } from 'msw'
 import type { Engine } from '../core/create-engine.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
+import { DEFAULT_BODY_LIMIT, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_LATENCY_MS } from '../core/defaults.js'
 import { createPipeline, pipelineRequestFromFetch, type PipelineStats, type Outcome, type PipelineRequest, type RespondOptions } from '../harness/pipeline.js'
 import type { RequestLog } from '../harness/request-log.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
@@ -9,7 +10,7 @@ import { validateRoutes } from '../core/validate-routes.js'
 import { openConfigSource, type ReloadStatus } from './config-source.js'
 import { defaultDataFor, parseJsonFile, resolveConfig, type ResolvedConfig } from './load-config.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js'
-import type { MockyardOptions } from './options.js'
+import { parseSize, type MockyardOptions } from './options.js'
 import { readTextFile } from './read-text.js'
 
 export type { Outcome, RespondOptions, SentAnswer } from '../harness/pipeline.js'
@@ -30,6 +31,17 @@ export interface SurfaceDefaults {
    * A `logProvider` always has them read and checked at load.
    */
   readOnFirstUse?: boolean
+}
+
+/** The listener's, the middleware's and `MockServer`'s defaults: a person watches, so latency and live reload. */
+export const LISTENER_DEFAULTS: SurfaceDefaults = { latency: DEFAULT_LATENCY_MS, watch: true, logLevel: 'info' }
+
+/** `startMockServer`'s and `createHandlers`'s: tests want no delay, no watching and quiet logs. */
+export const TEST_DEFAULTS: SurfaceDefaults = { latency: 0, watch: false, logLevel: 'error', warnOptions: true }
+
+/** The largest body an instance's listener or middleware reads, in bytes (the `limit` option). */
+export function bodyLimitOf(instance: Instance): number {
+  return parseSize(instance.options.limit ?? DEFAULT_BODY_LIMIT) ?? DEFAULT_BODY_LIMIT_BYTES
 }
 
 /** A request as every node surface hands it over (the pipeline's request). */

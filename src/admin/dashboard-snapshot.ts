@@ -1,8 +1,9 @@
 import type { CompiledMethod } from '../core/compile-routes.js'
 import type { RequestRecord } from '../harness/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
-import type { Instance } from '../node/instance.js'
+import type { Instance } from '../config/instance.js'
 import { countOf } from '../core/count.js'
+import { DEFAULT_BODY_LIMIT, DEFAULT_LOG_LIMIT } from '../core/defaults.js'
 
 /**
  * A request as the dashboard's list shows it: the record without its headers and bodies (those
@@ -46,8 +47,8 @@ export function dashboardState(instance: Instance) {
     effective: {
       latency: instance.options.latency ?? instance.defaults.latency,
       watch: instance.options.watch ?? instance.defaults.watch,
-      limit: instance.options.limit ?? '50mb',
-      requestLog: { limit: Math.max(1, Math.floor(instance.options.requestLog?.limit ?? 1000)) },
+      limit: instance.options.limit ?? DEFAULT_BODY_LIMIT,
+      requestLog: { limit: Math.max(1, Math.floor(instance.options.requestLog?.limit ?? DEFAULT_LOG_LIMIT)) },
       admin: { allowRemote: instance.options.admin?.allowRemote ?? false },
       // Where unanswered requests go, and what ${context} becomes, shape every answer too.
       ...(instance.options.proxy !== undefined ? { proxy: instance.options.proxy } : {}),
@@ -60,7 +61,7 @@ export function dashboardState(instance: Instance) {
     })),
     handlers: instance.handlers.length,
     reload: { ...instance.reloads },
-    log: { limit: Math.max(1, Math.floor(instance.options.requestLog?.limit ?? 1000)), lastId: instance.log.lastId, clears: instance.log.clears },
+    log: { limit: Math.max(1, Math.floor(instance.options.requestLog?.limit ?? DEFAULT_LOG_LIMIT)), lastId: instance.log.lastId, clears: instance.log.clears },
     sessions,
     requests: records.map(summarize),
   }

@@ -98,17 +98,9 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
     }
     return files
   }
-  let config: ResolvedConfig
-  let sources: RouteSource[]
-  let warnings: ReadRoutesResult['warnings']
-  try {
-    config = await resolve()
-    readOnFirstUse = options.checkFiles?.(config) === false
-    ;({ sources, warnings } = await readResolvedRoutes(config, filesFor, !readOnFirstUse))
-  } catch (error) {
-    for (const files of folders.values()) files.close()
-    throw error
-  }
+  let config: ResolvedConfig = await resolve()
+  readOnFirstUse = options.checkFiles?.(config) === false
+  let { sources, warnings }: ReadRoutesResult = await readResolvedRoutes(config, filesFor, !readOnFirstUse)
 
   const reloads: ReloadStatus = { count: 0 }
   let logger: SourceLogger | undefined
@@ -236,7 +228,6 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
       closed = true
       fileWatch?.close()
       fileWatch = undefined
-      for (const files of folders.values()) files.close()
     },
   }
 }

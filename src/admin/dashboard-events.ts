@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Instance } from '../node/instance.js'
-import { summarize } from './snapshot.js'
+import type { Instance } from '../config/instance.js'
+import { summarize } from './dashboard-snapshot.js'
 
 /** How often new records go out, at most (one batch per interval, never one event per request). */
 export const BATCH_MS = 250
@@ -12,10 +12,6 @@ export const BATCH_LIMIT = 200
  * reloads the log. Exported for the tests.
  */
 export const SLOW_BYTES = 256 * 1024
-/** Requests sent while still in flight (a proxied one, no status yet) whose final row is sent again once answered, at most. */
-const PENDING_LIMIT = 200
-/** How long such a request is waited for. */
-const IN_FLIGHT_MS = 30_000
 /** A comment line now and then keeps proxies and the browser from closing an idle stream. */
 const HEARTBEAT_MS = 15_000
 
@@ -30,8 +26,6 @@ interface Hub {
   clears: number
   reloads: number
   beat: number
-  /** Ids of records sent with no status yet (docs/behaviour.md, "The dashboard"). */
-  pending: Set<number>
 }
 
 const hubs = new WeakMap<Instance, Hub>()
@@ -52,7 +46,7 @@ const hubs = new WeakMap<Instance, Hub>()
 export function openEventStream(instance: Instance, _req: IncomingMessage, res: ServerResponse): void {
   let hub = hubs.get(instance)
   if (!hub) {
-    hub = { clients: new Set(), lastId: instance.log.lastId, clears: instance.log.clears, reloads: instance.reloads.count, beat: 0, pending: new Set() }
+    hub = { clients: new Set(), lastId: instance.log.lastId, clears: instance.log.clears, reloads: instance.reloads.count, beat: 0 }
     hubs.set(instance, hub)
   }
   if (hub.clients.size === 0) {
@@ -60,7 +54,6 @@ export function openEventStream(instance: Instance, _req: IncomingMessage, res: 
     hub.lastId = instance.log.lastId
     hub.clears = instance.log.clears
     hub.reloads = instance.reloads.count
-    hub.pending.clear()
   }
   res.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
@@ -122,44 +115,20 @@ function tick(instance: Instance, hub: Hub): void {
   if (lastId > hub.lastId) {
     if (lastId - hub.lastId > BATCH_LIMIT) {
       broadcast(hub, 'resync', { lastId })
-      hub.pending.clear()
       hub.lastId = lastId
       hub.beat = 0
       return
     }
-    const records = log.since(hub.lastId)
-    for (const record of records) if (record.status === 0 && hub.pending.size < PENDING_LIMIT) hub.pending.add(record.id)
-    broadcast(hub, 'requests', [...settled(instance, hub), ...records.map(summarize)])
+    broadcast(hub, 'requests', log.since(hub.lastId).map(summarize))
     hub.lastId = lastId
     hub.beat = 0
     return
   }
-  const updates = settled(instance, hub)
-  if (updates.length > 0) broadcast(hub, 'requests', updates)
   hub.beat += BATCH_MS
   if (hub.beat >= HEARTBEAT_MS) {
     hub.beat = 0
     for (const client of hub.clients) write(client, ': keep-alive\n\n')
   }
-}
-
-/**
- * The records sent while in flight that have their answer now (or were dropped, or waited too
- * long): each goes out again, complete, and the page replaces its row.
- */
-function settled(instance: Instance, hub: Hub): ReturnType<typeof summarize>[] {
-  if (hub.pending.size === 0) return []
-  const out: ReturnType<typeof summarize>[] = []
-  const now = Date.now()
-  for (const id of hub.pending) {
-    const record = instance.log.get(id)
-    if (!record) hub.pending.delete(id)
-    else if (record.status !== 0 || now - Date.parse(record.time) > IN_FLIGHT_MS) {
-      hub.pending.delete(id)
-      if (record.status !== 0) out.push(summarize(record))
-    }
-  }
-  return out
 }
 
 /**

@@ -4,7 +4,6 @@ import { dirname, posix, relative, resolve, sep } from 'node:path'
 import { isInsideFolder } from '../core/validate-routes.js'
 import type { FileSource } from '../core/types.js'
 import { closestFileName } from './closest-name.js'
-import { watchFiles, type FileWatch } from './watcher.js'
 
 export interface FolderFiles extends FileSource {
   readonly root: string
@@ -25,25 +24,16 @@ export interface FolderFiles extends FileSource {
   closestName(name: string): string | undefined
   /** Forgets cached contents (all, or of one file). */
   invalidate(name?: string): void
-  /**
-   * Starts dropping cached copies of the files this source has read when they change
-   * (idempotent): one watch per folder holding them, never the whole folder tree.
-   */
-  watch(): void
-  close(): void
 }
 
 /**
  * A `FileSource` over a data folder. Names can never reach outside the folder, and neither can
  * symlinks: a file whose real path is outside the folder's real path is not served
- * (docs/behaviour.md, "Security"). Contents are read once and kept; with `watch`, a change to a
- * file drops its cached copy, so an edited file is served on the next request without a read per
- * request.
+ * (docs/behaviour.md, "Security"). Contents are read once and kept until `invalidate`: with live
+ * reload the config source watches the files the routes name and invalidates a changed one, so an
+ * edited file is served on the next request without a read per request.
  */
 export interface FolderFilesOptions {
-  /** Drop cached copies when files change (see `watch()`). */
-  watch?: boolean
-  onChange?: (name: string) => void
   /**
    * `readCached` reads a file not in memory yet synchronously (as `load` does) instead of leaving
    * it to `read`: for in-process use, where files are not read at load (config-source.ts).
@@ -87,32 +77,6 @@ export function folderFiles(root: string, options: FolderFilesOptions = {}): Fol
     return prefix !== undefined && real.startsWith(prefix)
   }
 
-  /** The names read so far (files that exist, so the set stays bounded): what `watch()` follows. */
-  const known = new Set<string>()
-  let watcher: FileWatch | undefined
-  const remember = (key: string) => {
-    if (known.has(key)) return
-    known.add(key)
-    const path = pathOf(key)
-    if (watcher && path !== undefined) watcher.add([path])
-  }
-  const startWatching = () => {
-    if (watcher) return
-    const byPath = () => new Map([...known].map((name) => [pathOf(name), name]))
-    watcher = watchFiles((paths) => {
-      const names = byPath()
-      for (const path of paths) {
-        const name = names.get(path)
-        if (name === undefined) continue
-        cache.delete(name)
-        settled.delete(name)
-        options.onChange?.(name)
-      }
-    })
-    watcher.add([...known].map(pathOf).filter((path): path is string => path !== undefined))
-  }
-  if (options.watch) startWatching()
-
   const keyOf = (name: string) => (name.includes('\\') || name.startsWith('./') ? name.replace(/\\/g, '/').replace(/^(\.\/)+/, '') : name)
 
   const files: FolderFiles = {
@@ -128,8 +92,6 @@ export function folderFiles(root: string, options: FolderFilesOptions = {}): Fol
       let buffer: Buffer
       try {
         if (!insideReal(realpathSync.native(path))) return undefined
-        // Followed before the read, so that a save right after it is seen.
-        remember(key)
         // A pipe or a device named as a data file would block the read (or never end): not a file.
         if (!statSync(path).isFile()) return undefined
         buffer = readFileSync(path)
@@ -150,7 +112,6 @@ export function folderFiles(root: string, options: FolderFilesOptions = {}): Fol
           ? realpath(path)
               .then((real) => {
                 if (!insideReal(real)) throw new Error('outside the data folder')
-                remember(key)
                 return stat(path)
               })
               .then((stats) => {
@@ -215,11 +176,6 @@ export function folderFiles(root: string, options: FolderFilesOptions = {}): Fol
         cache.delete(key)
         settled.delete(key)
       }
-    },
-    watch: startWatching,
-    close() {
-      watcher?.close()
-      watcher = undefined
     },
   }
   return files

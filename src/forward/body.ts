@@ -1,0 +1,113 @@
+/**
+ * A request body on the wire: read with a limit, or refused so that the client reads the answer
+ * (docs/behaviour.md, "Errors and limits"). The listener, the admin endpoints and the recorder
+ * share these, so they sit apart from all three.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { errorResponse, type MockResponse } from '../core/build-response.js'
+import { countOf } from '../core/count.js'
+
+/** A body larger than the `limit` option. */
+export class PayloadTooLargeError extends Error {
+  override name = 'PayloadTooLargeError'
+}
+
+const NO_BODY = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE'])
+
+/**
+ * Reads a request body into memory, refusing it past `limit` bytes, and calls `done` once
+ * (a callback, not a promise: the listener's hot path answers without a microtask turn).
+ */
+export function readBody(req: IncomingMessage & { body?: unknown }, limit: number, done: (error: Error | null, body: Uint8Array | null) => void): void {
+  const length = req.headers['content-length']
+  const declared = Number(length ?? NaN)
+  if (declared > limit) return done(new PayloadTooLargeError(`the body of ${countOf(declared, 'byte')} is over the limit of ${countOf(limit, 'byte')}`), null)
+  if (length === undefined && req.headers['transfer-encoding'] === undefined && NO_BODY.has(req.method ?? 'GET')) return done(null, alreadyParsed(req))
+  // Behind express.json() and friends the stream is already consumed: use what they parsed.
+  if (req.readableEnded || (req as { _body?: boolean })._body) return done(null, alreadyParsed(req))
+  const chunks: Buffer[] = []
+  let size = 0
+  let finished = false
+  const finish = (error: Error | null, body: Uint8Array | null) => {
+    if (finished) return
+    finished = true
+    done(error, body)
+  }
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length
+    if (size > limit) {
+      // What the client still sends is drained by the 413's writer (answerThenDrain).
+      req.removeAllListeners('data')
+      req.pause()
+      chunks.length = 0
+      return finish(new PayloadTooLargeError(`the body is over the limit of ${countOf(limit, 'byte')}`), null)
+    }
+    chunks.push(chunk)
+  })
+  // A lone chunk is used as it is (the request log copies what it keeps).
+  req.on('end', () => finish(null, size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
+  req.on('error', (error) => finish(error, null))
+}
+
+function alreadyParsed(req: IncomingMessage & { body?: unknown }): Uint8Array | null {
+  const body = req.body
+  if (body === undefined || body === null) return null
+  if (body instanceof Uint8Array) return body
+  if (typeof body === 'string') return new TextEncoder().encode(body)
+  const type = String(req.headers['content-type'] ?? '')
+  if (type.includes('application/x-www-form-urlencoded') && typeof body === 'object') {
+    return new TextEncoder().encode(new URLSearchParams(body as Record<string, string>).toString())
+  }
+  return new TextEncoder().encode(JSON.stringify(body))
+}
+
+
+/** The 413 of a body over `limit`, without CORS headers (the admin endpoints send none; the listener adds the engine's). */
+export function payloadTooLarge(method: string, path: string, error: Error, limit: number): MockResponse {
+  return errorResponse(413, 'Payload Too Large', `${method} ${path}: ${error.message}. Send a smaller body, or raise the limit option`, { limit })
+}
+
+/** Requests with `Expect: 100-continue` that were not told to continue: no body is coming. */
+export const notContinued = new WeakSet<IncomingMessage>()
+
+/** How much of a refused body is still read (and thrown away) before the connection closes. */
+export const DRAIN_BYTES = 64 * 1024 * 1024
+/** How long the client may take to finish sending a refused body. */
+export const DRAIN_MS = 5000
+
+/**
+ * Answers a request whose body is refused (a 413) so that the client reads the answer: the
+ * response is written whole (its length is known), then what the client is still sending is
+ * read and thrown away, up to `DRAIN_BYTES` or `DRAIN_MS`, and only then does the connection
+ * close. Closing at once would reset it under a client still writing: it would see a broken
+ * pipe, not the 413.
+ */
+export function answerThenDrain(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
+  const body = response.body ?? ''
+  const headers: Record<string, string | number> = { ...response.headers, connection: 'close', 'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength }
+  res.writeHead(response.status, headers)
+  if (req.complete || req.destroyed || notContinued.has(req)) {
+    res.end(body)
+    return
+  }
+  res.write(body)
+  let drained = 0
+  let done = false
+  const finish = () => {
+    if (done) return
+    done = true
+    clearTimeout(timer)
+    req.off('data', onData)
+    res.end()
+  }
+  const onData = (chunk: Buffer) => {
+    drained += chunk.length
+    if (drained > DRAIN_BYTES) finish()
+  }
+  const timer = setTimeout(finish, DRAIN_MS)
+  req.on('data', onData)
+  req.once('end', finish)
+  req.once('close', finish)
+  req.once('error', finish)
+  req.resume()
+}

@@ -1,0 +1,71 @@
+/**
+ * The listener composition: what the HTTP listener and the middleware put around the wire
+ * converter (node-handler.ts). The listener: the admin endpoints and the dashboard before the
+ * body is read; for a request no route answers, the proxy, then `GET /` (the package info), then
+ * the explained 404. The middleware: the proxy, then `next()`, then the 404 (without a `next`).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { ADMIN_PREFIX, handleAdmin } from '../admin/admin.js'
+import type { Instance } from '../config/instance.js'
+import { createNodeHandler, logLine, writeMockResponse, type UnmatchedStep } from './node-handler.js'
+import { notFoundResponse } from './not-found.js'
+import { proxyUnmatched } from './proxy.js'
+
+/** A request handler over node's request and response; the middleware's takes `next`. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void
+
+/** Under the `proxy` option, the request goes to the real back end (docs/behaviour.md, "The `proxy` option"). */
+const proxy =
+  (instance: Instance): UnmatchedStep =>
+  ({ req, res, bytes, outcome, head }) => {
+    if (!instance.options.proxy) return false
+    proxyUnmatched(instance, req, res, bytes, outcome.settle, head)
+    return true
+  }
+
+/** The middleware hands the request on; it is recorded as answered by no one (status 0). */
+const fallThrough: UnmatchedStep = ({ outcome, next }) => {
+  if (!next) return false
+  outcome.settle({ status: 0 })
+  next()
+  return true
+}
+
+/** `GET /` answers the package's name, description and version, logged and recorded like any answer (docs/behaviour.md, "Options"). */
+const packageInfo =
+  (instance: Instance, info: () => Record<string, unknown>): UnmatchedStep =>
+  ({ res, method, path, outcome, finish }) => {
+    if (method !== 'GET' || (path !== '/' && !path.startsWith('/?'))) return false
+    const response = finish({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(info()) })
+    const record = outcome.settle({ status: 200, responseHeaders: response.headers })
+    writeMockResponse(res, response, false)
+    logLine(instance, method, path, 200, '/ (package info)', record.durationMs)
+    return true
+  }
+
+/** The explained 404, warned on the log and negotiated by Accept (not-found.ts). */
+const notFound =
+  (instance: Instance): UnmatchedStep =>
+  ({ req, res, method, url, head, outcome, finish }) => {
+    const explanation = outcome.explanation()
+    instance.logger.warn(explanation)
+    const response = finish(notFoundResponse(explanation, req.headers.accept ?? null, method, url))
+    outcome.settle({ status: 404, responseHeaders: response.headers })
+    writeMockResponse(res, response, head)
+    return true
+  }
+
+/** The HTTP listener's handler: admin endpoints and dashboard, then the pipeline; unmatched: proxy, `GET /`, 404. */
+export function listenerHandler(instance: Instance, options: { limit: number; rootInfo: () => Record<string, unknown> }): NodeHandler {
+  const { limit } = options
+  return createNodeHandler(instance, {
+    limit,
+    before: (req, res, path, origin) => path.startsWith(ADMIN_PREFIX) && handleAdmin(instance, req, res, { path, limit, origin }),
+    unmatched: [proxy(instance), packageInfo(instance, options.rootInfo), notFound(instance)],
+  })
+}
+
+/** The middleware's handler: the pipeline; unmatched: proxy, `next()`, or a 404 when there is no `next`. */
+export function middlewareHandler(instance: Instance, options: { limit: number }): NodeHandler {
+  return createNodeHandler(instance, { limit: options.limit, unmatched: [proxy(instance), fallThrough, notFound(instance)] })
+}

@@ -1,0 +1,188 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { Readable } from 'node:stream'
+import { formatMessage } from '../core/errors.js'
+import { errorResponse, type MockResponse } from '../core/build-response.js'
+import { sessionOf } from '../harness/session.js'
+import type { Instance, Outcome, SurfaceRequest } from '../config/instance.js'
+import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from '../forward/body.js'
+import { badTargetResponse, headerGetter, requestTarget } from './wire.js'
+
+/** Header pairs from `rawHeaders`, lower-case names. */
+function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
+  for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i]!.toLowerCase(), raw[i + 1]!]
+}
+
+/** Wraps a node request whose body has been read for the instance; a Fetch `Request` only on demand. */
+function toSurfaceRequest(req: IncomingMessage, headers: SurfaceRequest['headers'], target: { origin: string; path: string }, bytes: Uint8Array | null, proxied = false): SurfaceRequest {
+  // The path alone picks the route: the origin is a validated host, never part of the path.
+  const url = target.origin + target.path
+  const raw = req.rawHeaders
+  return {
+    method: req.method ?? 'GET',
+    url,
+    headers,
+    logHeaders: raw,
+    proxied,
+    body: () => bytes,
+    toFetch() {
+      const headers = new Headers()
+      for (const [name, value] of headerEntries(raw)) {
+        if (!name.startsWith(':')) headers.append(name, value)
+      }
+      const method = req.method ?? 'GET'
+      return new Request(url, { method, headers, body: bytes && method !== 'GET' && method !== 'HEAD' ? (bytes as BodyInit) : undefined })
+    },
+  }
+}
+
+/** Writes the engine's plain response. */
+export function writeMockResponse(res: ServerResponse, response: MockResponse, head: boolean): void {
+  const body = response.body
+  const headers: Record<string, string | number> = response.headers
+  if (body !== null) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
+  res.writeHead(response.status, headers)
+  res.end(head || body === null ? undefined : body)
+}
+
+/** Writes a Fetch `Response` (from an msw handler) with the headers the instance decided (`set-cookie` comes from the response). */
+export async function writeFetchResponse(res: ServerResponse, response: Response, headers: Record<string, string>, head: boolean): Promise<void> {
+  const cookies = response.headers.getSetCookie?.() ?? []
+  res.writeHead(response.status, { ...headers, ...(cookies.length > 0 ? { 'set-cookie': cookies } : {}) })
+  if (head || response.body === null) {
+    res.end()
+    return
+  }
+  await new Promise<void>((resolve, reject) => {
+    Readable.fromWeb(response.body as import('node:stream/web').ReadableStream).on('error', reject).pipe(res).on('finish', resolve).on('error', reject)
+  })
+}
+
+/** A request no route or handler answered, as the steps of a composition see it (compose.ts). */
+export interface Unmatched {
+  req: IncomingMessage
+  res: ServerResponse
+  /** Upper-case. */
+  method: string
+  /** The path and query that picked no route (`*` for `OPTIONS *`). */
+  path: string
+  /** The absolute URL the pipeline saw. */
+  url: string
+  head: boolean
+  /** The body as read (within the limit). */
+  bytes: Uint8Array | null
+  /** The pipeline's outcome: the explanation, and `settle` to record what was sent. */
+  outcome: Extract<Outcome, { kind: 'unmatched' }>
+  /** Adds the CORS headers the engine decides to a response a step builds itself. */
+  finish(response: MockResponse): MockResponse
+  /** The middleware's `next`, when there is one. */
+  next?: (error?: unknown) => void
+}
+
+/** One way to answer an unmatched request: returns true when it answered (or handed the request on). */
+export type UnmatchedStep = (unmatched: Unmatched) => boolean
+
+export interface NodeHandlerOptions {
+  /** The largest body read, in bytes; a larger one is answered 413. */
+  limit: number
+  /**
+   * Sees the request before its body is read, at its path, addressed to `origin` (the
+   * absolute-form target's, else the Host header's): true (or a promise of true) when it answered
+   * (the listener's admin endpoints), false to go on.
+   */
+  before?: (req: IncomingMessage, res: ServerResponse, path: string, origin: string) => boolean | Promise<boolean>
+  /** Tried in order for a request no route or handler answered; the last one always answers. */
+  unmatched: readonly UnmatchedStep[]
+}
+
+/**
+ * The wire converter shared by the HTTP listener and the middleware (as `@hono/node-server`'s
+ * `getRequestListener`): checks the target and Host, reads the body within the limit, hands the
+ * pipeline its request, and writes the outcome back: the route's or the handler's answer, or the
+ * first of the composition's `unmatched` steps that answers; a 500 keeps the server serving. A
+ * request the routes answer from memory is written without any promise in between.
+ */
+export function createNodeHandler(instance: Instance, options: NodeHandlerOptions) {
+  return function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void {
+    const method = (req.method ?? 'GET').toUpperCase()
+    const head = method === 'HEAD'
+    const headers = headerGetter(req)
+    /** What the listener builds itself (its 400, 404, 413, 500) gets the CORS headers the engine decides. */
+    const finish = (response: MockResponse) => instance.engine.finish(response, { headers })
+
+    const target = requestTarget(req)
+    const path = target.problem === undefined ? target.path : (req.url ?? '/')
+
+    const fail = (error: unknown): void => {
+      if (error instanceof PayloadTooLargeError) {
+        if (!res.headersSent) answerThenDrain(req, res, finish(payloadTooLarge(method, path, error, options.limit)))
+        return
+      }
+      instance.logger.error(formatMessage(`${method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`))
+      if (res.headersSent) {
+        res.destroy()
+        return
+      }
+      const response = errorResponse(500, 'Internal Server Error', `${method} ${path} failed inside mockyard: ${(error as Error)?.message ?? String(error)}. The server keeps serving; see its log for the stack`)
+      writeMockResponse(res, finish(response), false)
+    }
+
+    const send = (outcome: Outcome, url: string, bytes: Uint8Array | null = null): void => {
+      if (outcome.kind === 'route') {
+        // `OPTIONS *`: a preflight of the server as a whole, which says what it allows (docs/behaviour.md, "Requests on the wire").
+        if (path === '*') outcome.response.headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
+        writeMockResponse(res, outcome.response, head)
+        logLine(instance, method, path, outcome.response.status, outcome.info.file ?? outcome.info.route ?? outcome.info.entry, outcome.record.durationMs)
+        return
+      }
+      if (outcome.kind === 'handler') {
+        writeFetchResponse(res, outcome.response, outcome.headers, head).then(() => logLine(instance, method, path, outcome.response.status, 'handler', outcome.record.durationMs), fail)
+        return
+      }
+      const unmatched: Unmatched = { req, res, method, path, url, head, bytes, outcome, finish, next }
+      for (const step of options.unmatched) if (step(unmatched)) return
+    }
+
+    const answer = (error: Error | null, bytes: Uint8Array | null): void => {
+      if (error) return fail(error)
+      try {
+        const request = toSurfaceRequest(req, headers, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
+        // The listener and the middleware answer a preflight on any path (docs/behaviour.md, "CORS").
+        const outcome = instance.respond(request, { session: sessionOf(req.headers), preflight: 'any-path' })
+        if (outcome instanceof Promise) outcome.then((settled) => send(settled, request.url, bytes)).catch(fail)
+        else send(outcome, request.url, bytes)
+      } catch (error) {
+        fail(error)
+      }
+    }
+
+    if (target.problem !== undefined) {
+      writeMockResponse(res, finish(badTargetResponse(method, target.problem)), head)
+      return
+    }
+    const proceed = (): void => {
+      try {
+        readBody(req, options.limit, answer)
+      } catch (error) {
+        fail(error)
+      }
+    }
+    if (options.before) {
+      let handled: boolean | Promise<boolean>
+      try {
+        handled = options.before(req, res, path, target.origin)
+      } catch (error) {
+        return fail(error)
+      }
+      if (handled !== false) {
+        Promise.resolve(handled).then((answered) => answered || proceed(), fail)
+        return
+      }
+    }
+    proceed()
+  }
+}
+
+/** The per-request log line: `GET /v1/users 200 users.json 1.2ms` (docs/behaviour.md, "Options"). */
+export function logLine(instance: Instance, method: string, path: string, status: number, what: string, ms: number): void {
+  if (instance.logsRequests) instance.logger.info(`${method} ${path} ${status} ${what} ${ms}ms`)
+}
