@@ -6,7 +6,7 @@ import { ConfigError, formatMessage } from '../core/errors.js'
 import { toFetchResponse } from '../core/fetch-request.js'
 import { memoryFiles } from '../core/memory-files.js'
 import { createPipeline, pipelineRequestFromFetch } from '../harness/pipeline.js'
-import type { RequestFilter, RequestRecord } from '../harness/request-log.js'
+import { createHarness, type HarnessApi } from '../harness/harness-api.js'
 import type { FileSource, Logger } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { CONFIG_PATH, WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
@@ -72,7 +72,7 @@ export interface StartWorkerOptions {
  * mocks.requests({ route: 'v1/users' }).length // 1
  * mocks.reset()
  */
-export interface MockyardWorker {
+export interface MockyardWorker extends Omit<HarnessApi, 'useRoutes'> {
   /** msw's worker (`setupWorker`), for anything mockyard does not wrap. */
   readonly worker: SetupWorker
   /** The engine over the route table. */
@@ -81,14 +81,6 @@ export interface MockyardWorker {
   readonly config: SerializedConfig
   /** Stops intercepting this page's requests. */
   stop(): Promise<void>
-  /** Sequences, `use()` handlers, handler state (notifications) and the request log back to the start. */
-  reset(): void
-  /** Adds msw handlers in front of all others until the next reset. */
-  use(...handlers: RequestHandler[]): void
-  /** The requests mockyard saw (answered by a route or a handler, or unmatched), oldest first. */
-  requests(filter?: RequestFilter): RequestRecord[]
-  /** Resolves with the first request (recorded or to come) that fits; rejects after `timeout` ms (default 5000). */
-  waitForRequest(predicate: (record: RequestRecord) => boolean, options?: { timeout?: number }): Promise<RequestRecord>
 }
 
 /** Paths of the dev server's own traffic: never mocked, never warned about. */
@@ -243,6 +235,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     ),
   )
 
+  const harness = createHarness(() => pipeline)
   return {
     worker,
     engine,
@@ -250,14 +243,10 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     async stop() {
       await worker.stop()
     },
-    reset() {
-      // Sequences, use() handlers, the extra handlers' state (the notifications store), the log.
-      pipeline.reset()
-    },
-    use(...handlers) {
-      pipeline.use(...handlers)
-    },
-    requests: (filter) => pipeline.log.list(filter),
-    waitForRequest: (predicate, waitOptions) => pipeline.log.waitFor(predicate, waitOptions),
+    // reset(): sequences, use() handlers, the extra handlers' state (the notifications store), the log.
+    requests: harness.requests,
+    waitForRequest: harness.waitForRequest,
+    use: harness.use,
+    reset: harness.reset,
   }
 }

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest'
 import { formatMessage } from '../core/errors.js'
 import { createInstance, type Instance } from '../node/instance.js'
 import type { MockyardOptions } from '../node/options.js'
-import type { HarnessApi } from '../node/server.js'
+import { createHarness, type HarnessApi } from '../harness/harness-api.js'
 import { interceptInstance, type InstanceInterception } from '../node/intercept-instance.js'
 import { InterceptionActiveError } from '../node/interception/index.js'
 
@@ -127,11 +127,7 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
   })
 
   return {
-    requests: (filter) => need().log.list(filter),
-    waitForRequest: (predicate, waitOptions) => need().log.waitFor(predicate, waitOptions),
-    use: (...handlers) => need().use(...handlers),
-    useRoutes: (routes) => need().useRoutes(routes),
-    reset: () => need().reset(),
+    ...createHarness(need),
     get instance() {
       return instance
     },
