@@ -7,6 +7,7 @@ import { toFetchResponse } from '../core/fetch-request.js'
 import { memoryFiles } from '../core/memory-files.js'
 import { createPipeline, pipelineRequestFromFetch } from '../harness/pipeline.js'
 import { createHarness, type HarnessApi } from '../harness/harness-api.js'
+import { applyUnhandled, type UnhandledRequestStrategy } from '../harness/unhandled.js'
 import type { FileSource, Logger } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { CONFIG_PATH, WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
@@ -27,7 +28,7 @@ export const BROWSER_LATENCY = 250
  * @example
  * await startWorker({ onUnhandledRequest: 'error' satisfies BrowserUnhandledStrategy })
  */
-export type BrowserUnhandledStrategy = 'warn' | 'bypass' | 'error'
+export type BrowserUnhandledStrategy = UnhandledRequestStrategy
 
 /**
  * Options of `startWorker`. Everything is optional: in a Vite app with the `mockyard/vite`
@@ -201,17 +202,17 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     const outcome = await pipeline.respond(surface)
     if (outcome.kind === 'handler') return outcome.response
     if (outcome.kind === 'route') return toFetchResponse(outcome.response)
-    // Recorded as unanswered (status 0): it goes to the network, or fails.
+    // Recorded as unanswered (status 0): it goes to the network, or fails, with the engine's
+    // explanation (of a known route; for any other path, the closest routes).
     outcome.settle({ status: 0 })
-    if (strategy === 'bypass') return undefined
-    // The engine explains a request on a known route; for any other path, the closest routes.
-    const explanation = outcome.explanation()
-    if (strategy === 'error') {
-      logger.error(`${explanation}\nThe request fails (onUnhandledRequest: "error").`)
-      return Response.error()
-    }
-    logger.warn(`${explanation}\nThe request goes to the network.`)
-    return undefined
+    return applyUnhandled<Response | undefined>(strategy, outcome.explanation, {
+      fallThrough: () => undefined,
+      fail(explanation) {
+        logger.error(`${explanation}\nThe request fails (onUnhandledRequest: "error").`)
+        return Response.error()
+      },
+      warn: (explanation) => logger.warn(`${explanation}\nThe request goes to the network.`),
+    })
   })
 
   const worker = setupWorker(handler)

@@ -102,7 +102,6 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
 
   afterEach((context) => {
     instance?.reset()
-    interception?.clearExplanations()
     // An explanation the test already failed with (the request's own error, or its cause) is
     // not repeated: each is shown once, here only when the app swallowed the error.
     const unmatched = interception?.takeUnmatched() ?? []
