@@ -3,7 +3,7 @@ import { addCorsHeaders, preflightHeaders } from './cors-headers.js'
 import { formatMessage } from './errors.js'
 import { explainUnmatched } from './explain-unmatched.js'
 import { matchEntry, type RequestValues } from './match-entry.js'
-import { formParser, isFormBody, loadFormParser } from './form-parser.js'
+import { isFormBody, loadFormParser, type FormParser } from './form-parser.js'
 import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
 import { buildResponse, errorResponse, unservedFile, type MockResponse } from './build-response.js'
 import { createSequenceState } from './sequence-state.js'
@@ -104,6 +104,8 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   const globalLatency = options.latency ?? 0
   const cors = options.cors ?? true
   const sequences = createSequenceState()
+  /** The form parser, loaded by this engine's first form body (form-parser.ts). */
+  let forms: FormParser | undefined
 
   const finish = (response: MockResponse, request: Pick<EngineRequest, 'headers'>): MockResponse => {
     if (cors) addCorsHeaders(response.headers, request.headers.get('origin'))
@@ -140,11 +142,14 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   ): HandleResult | Promise<HandleResult> {
     const contentType = request.headers.get('content-type')
     // The form parser loads with the first form body (form-parser.ts): that one request waits for it.
-    if (formParser() === undefined && body !== null && isFormBody(contentType)) {
-      return loadFormParser().then(() => answerWithBody(request, url, method, route, compiled, values, handleOptions, body))
+    if (forms === undefined && body !== null && isFormBody(contentType)) {
+      return loadFormParser().then((loaded) => {
+        forms = loaded
+        return answerWithBody(request, url, method, route, compiled, values, handleOptions, body)
+      })
     }
     try {
-      values.body = parseBody(body, contentType)
+      values.body = parseBody(body, contentType, forms)
     } catch (error) {
       return badBody(error, request, url, method, route)
     }
