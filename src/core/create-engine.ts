@@ -5,7 +5,7 @@ import { explainUnmatched } from './explain-unmatched.js'
 import { matchEntry, type RequestValues } from './match-entry.js'
 import { isFormBody, loadFormParser, type FormParser } from './form-parser.js'
 import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
-import { buildResponse, errorResponse, unservedFile, type MockResponse } from './build-response.js'
+import { buildResponse, createFileTyping, errorResponse, unservedFile, type MockResponse } from './build-response.js'
 import { createSequenceState } from './sequence-state.js'
 import type { Logger } from './types.js'
 
@@ -106,6 +106,8 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   const sequences = createSequenceState()
   /** The form parser, loaded by this engine's first form body (form-parser.ts). */
   let forms: FormParser | undefined
+  /** Content types and `${context}` checks of the files this engine serves. */
+  const typing = createFileTyping()
 
   const finish = (response: MockResponse, request: Pick<EngineRequest, 'headers'>): MockResponse => {
     if (cors) addCorsHeaders(response.headers, request.headers.get('origin'))
@@ -202,6 +204,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       context: options.pluginContext ?? url.origin,
       head: method === 'HEAD',
       describe: () => `route ${route.key} (${method} ${entry})`,
+      typing,
     })
     const done = (response: MockResponse): HandleResult => {
       if (response.status === 404 && spec.file && (spec.status ?? 200) !== 404) {
