@@ -3,6 +3,7 @@ import { ConfigError, formatMessage } from '../core/errors.js'
 import { handleDashboard } from '../dashboard/index.js'
 import type { Instance } from './instance.js'
 import { sessionOf } from '../harness/session.js'
+import { loggedRequestOf } from '../harness/harness-api.js'
 import { PayloadTooLargeError, payloadTooLarge, readBody } from './node-handler.js'
 import { answerThenDrain } from './wire.js'
 
@@ -136,19 +137,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
     case 'requests':
       if (method !== 'GET') return allow('GET')
       send(res, 200, {
-        requests: instance.log.list(session !== undefined ? { session } : {}).map((r) => ({
-          method: r.method,
-          url: r.url,
-          headers: r.headers,
-          body: r.body,
-          route: r.route ?? null,
-          entry: r.entry ?? null,
-          file: r.file ?? null,
-          status: r.status,
-          session: r.session,
-          time: r.time,
-          durationMs: r.durationMs,
-        })),
+        requests: instance.log.list(session !== undefined ? { session } : {}).map(loggedRequestOf),
       })
       return true
     case 'routes':
