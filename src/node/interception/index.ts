@@ -21,8 +21,6 @@ import { withoutOwnFrames } from '../own-frames.js'
 import { patchFetch } from './patch-fetch.js'
 import { applyUnhandled, isUnhandledStrategy, Unanswered, type UnhandledRequestStrategy } from '../../harness/unhandled.js'
 
-export { Unanswered }
-
 /** The one unhandled-request strategy type (src/harness/unhandled.ts). */
 export type UnhandledStrategy = UnhandledRequestStrategy
 
