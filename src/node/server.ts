@@ -3,7 +3,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net'
 import type { RequestHandler } from 'msw'
 import { createHarness, type HarnessApi } from '../harness/harness-api.js'
-import type { RoutesConfig } from '../core/types.js'
 import { closeEventStreams } from '../dashboard/index.js'
 import { handleAdmin } from './admin.js'
 import { createInstance, type Instance, type SurfaceDefaults } from './instance.js'
