@@ -1,11 +1,12 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
 import { memoryFiles } from '../../src/core/memory-files.js'
+import type { RoutesConfig } from '../../src/core/types.js'
 import { createHarness, loggedRequestOf } from '../../src/harness/harness-api.js'
 import { createPipeline, pipelineRequestFromFetch } from '../../src/harness/pipeline.js'
 import { applyUnhandled, isUnhandledStrategy } from '../../src/harness/unhandled.js'
 
-function pipelineOver(routes: Record<string, unknown>) {
+function pipelineOver(routes: RoutesConfig) {
   return createPipeline({ sources: [{ file: 'routes.json', routes, files: memoryFiles({ 'users.json': '[1]' }) }], engine: { latency: 0 } })
 }
 
