@@ -7,11 +7,13 @@
  * - `mockyard`: each file calls `setupMockServer()` on a 44-route config and fetches once;
  * - `msw`: each file calls msw 3's `setupServer()` with one handler and fetches once.
  *
- * The sets run interleaved for `--rounds` rounds (default 3); the table prints each set's median
- * wall time and its ratio to `none` from the same run. mockyard is loaded from `dist/`
- * (`npm run build` first), as an installed package would be.
+ * The sets run interleaved for `--rounds` rounds (default 7), their order rotated each round; the
+ * table prints each set's median wall time with its spread, and the median of the per-round
+ * ratios to `none` (each ratio taken within one round, so a busy spell of the machine weighs on
+ * both sides of it) with their spread. mockyard is loaded from `dist/` (`npm run build` first),
+ * as an installed package would be.
  *
- *   npx node bench/vitest-files.mjs [--files 30] [--rounds 3] [--keep]
+ *   npx node bench/vitest-files.mjs [--files 30] [--rounds 7] [--keep]
  */
 import { spawnSync } from 'node:child_process'
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -24,7 +26,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
   options: {
     files: { type: 'string', default: '30' },
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '7' },
     keep: { type: 'boolean', default: false },
   },
 })
@@ -126,10 +128,12 @@ const child = (await import('node:child_process')).spawn(
 await new Promise((resolve) => child.stdout.once('data', resolve))
 
 const times = { none: [], mockyard: [], msw: [] }
+const names = Object.keys(times)
 try {
   runSet('none') // warm Vitest's own caches once
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const name of Object.keys(times)) {
+    // Rotated: no set always runs first (after the pause) or last.
+    for (const name of names.map((_, i) => names[(i + round - 1) % names.length])) {
       const ms = runSet(name)
       times[name].push(ms)
       console.log(`round ${round}: ${name.padEnd(8)} ${ms.toFixed(0)} ms`)
@@ -140,9 +144,18 @@ try {
   if (!values.keep) rmSync(project, { recursive: true, force: true })
 }
 
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]
-const floor = median(times.none)
-console.log(`\n${FILES} test files, each one fetch; median of ${ROUNDS} rounds (wall time of \`vitest run\`):`)
+const median = (list) => {
+  const sorted = [...list].sort((a, b) => a - b)
+  const middle = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+/** (max - min) / median, in percent: how far apart the rounds were. */
+const spread = (list) => (100 * (Math.max(...list) - Math.min(...list))) / median(list)
+console.log(`\n${FILES} test files, each one fetch; ${ROUNDS} interleaved rounds (wall time of \`vitest run\`):`)
+console.log(`  set        median ms  ±%    ratio to none (median of the rounds' ratios, min-max)`)
 for (const [name, list] of Object.entries(times)) {
-  console.log(`  ${name.padEnd(8)} ${median(list).toFixed(0).padStart(6)} ms  ${(median(list) / floor).toFixed(2)}x of none`)
+  const ratios = list.map((ms, round) => ms / times.none[round])
+  console.log(
+    `  ${name.padEnd(8)} ${median(list).toFixed(0).padStart(9)}  ${spread(list).toFixed(0).padStart(3)}    ${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`,
+  )
 }
