@@ -14,7 +14,7 @@ import { accessSync, constants, existsSync, mkdtempSync, readdirSync, readFileSy
 import http from 'node:http'
 import { createRequire } from 'node:module'
 import os from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { writeFixtures } from './fixtures.mjs'
 
@@ -24,7 +24,7 @@ const SERVER_SCRIPT = join(here, 'server.mjs')
 const LOADGEN_SCRIPT = join(here, 'loadgen.mjs')
 const IN_PROCESS_SCRIPT = join(here, 'in-process.mjs')
 const HOST = '127.0.0.1'
-const ALL_SERVERS = ['bare', 'mockyard', 'availity']
+const ALL_SERVERS = ['bare', 'mockyard', 'baseline', 'availity']
 const LOAD_WORKLOADS = ['W1', 'W2', 'W3', 'W4-10', 'W4-5000', 'W5']
 const ALL_WORKLOADS = ['W1', 'W2', 'W3', 'W4', 'W4-10', 'W4-5000', 'W5']
 const SERVER_START_TIMEOUT_MS = 60_000
@@ -40,7 +40,7 @@ function parseArgs(argv) {
     duration: 10,
     connections: 10,
     only: ALL_WORKLOADS,
-    servers: ALL_SERVERS,
+    servers: ALL_SERVERS.filter((s) => s !== 'baseline'),
     inProcess: true,
     json: undefined,
     keep: false,
@@ -66,6 +66,7 @@ function parseArgs(argv) {
     else if (arg === '--json') options.json = value()
     else if (arg === '--report') options.report = value()
     else if (arg === '--keep') options.keep = true
+    else if (arg === '--baseline') options.baseline = resolve(value())
     else if (arg === '--profile') options.profile = value()
     else if (arg === '--profile-interval') options.profileInterval = positive(arg, value())
     else if (arg === '--help' || arg === '-h') {
@@ -81,6 +82,9 @@ function parseArgs(argv) {
   for (const w of options.only) if (!ALL_WORKLOADS.includes(w)) throw new Error(`unknown workload ${w}; workloads: ${ALL_WORKLOADS.join(', ')}`)
   for (const s of options.servers) if (!ALL_SERVERS.includes(s)) throw new Error(`unknown server ${s}; servers: ${ALL_SERVERS.join(', ')}`)
   if (!options.servers.includes('bare')) options.servers.unshift('bare')
+  // --baseline DIR: a build of the commit before a change, measured beside dist/ in the same run.
+  if (options.baseline && !options.servers.includes('baseline')) options.servers.push('baseline')
+  if (options.servers.includes('baseline') && !options.baseline) throw new Error('the baseline server needs --baseline DIR (a dist/ folder built from another commit)')
   return options
 }
 
@@ -170,6 +174,7 @@ async function startServer(kind, workload, context) {
   const [command, args] = pinned(1, [...nodeArgs, SERVER_SCRIPT, kind, context.dir, workload.id])
   const env = { ...process.env }
   if (kind === 'availity') env.NODE_ENV = 'testing'
+  if (kind === 'baseline') env.MOCKYARD_BASELINE_DIST = context.options.baseline
   const started = performance.now()
   const child = track(spawn(command, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] }))
   collectStderr(child)

@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 const [kind, dir, workloadId] = process.argv.slice(2)
 const MAX_LIFETIME_MS = 30 * 60 * 1000
@@ -83,7 +84,16 @@ async function startBare() {
 }
 
 async function startMockyard() {
-  const { startMockServer } = await import(new URL('../dist/node/index.js', import.meta.url).href)
+  return startMockyardFrom(new URL('../dist/', import.meta.url))
+}
+
+/** `--baseline DIR`: the same server from another build (a `dist/` of the commit before a change). */
+async function startBaseline() {
+  return startMockyardFrom(pathToFileURL(process.env.MOCKYARD_BASELINE_DIST.replace(/\/*$/, '/')))
+}
+
+async function startMockyardFrom(dist) {
+  const { startMockServer } = await import(new URL('node/index.js', dist).href)
   const server = await startMockServer({ routes: workload.routes.mockyard, data: workload.data, latency: 0 })
   return server.port
 }
@@ -97,7 +107,7 @@ async function startAvaility() {
   return server.config().server.address().port
 }
 
-const starters = { bare: startBare, mockyard: startMockyard, availity: startAvaility }
+const starters = { bare: startBare, mockyard: startMockyard, baseline: startBaseline, availity: startAvaility }
 
 process.on('message', (message) => {
   if (message?.type === 'stats') {

@@ -4,6 +4,7 @@ import { handleDashboard } from './dashboard.js'
 import type { Instance } from '../config/instance.js'
 import { sessionOf } from '../harness/session.js'
 import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from '../forward/body.js'
+import { loggedRequestOf } from '../harness/harness-api.js'
 
 export const ADMIN_PREFIX = '/__mockyard/'
 
@@ -135,19 +136,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
     case 'requests':
       if (method !== 'GET') return allow('GET')
       send(res, 200, {
-        requests: instance.log.list(session !== undefined ? { session } : {}).map((r) => ({
-          method: r.method,
-          url: r.url,
-          headers: r.headers,
-          body: r.body,
-          route: r.route ?? null,
-          entry: r.entry ?? null,
-          file: r.file ?? null,
-          status: r.status,
-          session: r.session,
-          time: r.time,
-          durationMs: r.durationMs,
-        })),
+        requests: instance.log.list(session !== undefined ? { session } : {}).map(loggedRequestOf),
       })
       return true
     case 'routes':

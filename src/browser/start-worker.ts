@@ -6,7 +6,8 @@ import { ConfigError, formatMessage } from '../core/errors.js'
 import { toFetchResponse } from '../core/fetch-request.js'
 import { memoryFiles } from '../core/memory-files.js'
 import { createPipeline, pipelineRequestFromFetch } from '../harness/pipeline.js'
-import type { RequestFilter, RequestRecord } from '../harness/request-log.js'
+import { createHarness, type HarnessApi } from '../harness/harness-api.js'
+import { applyUnhandled, type UnhandledRequestStrategy } from '../harness/unhandled.js'
 import type { FileSource, Logger } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { CONFIG_PATH, WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
@@ -28,7 +29,7 @@ export const BROWSER_LATENCY = DEFAULT_LATENCY_MS
  * @example
  * await startWorker({ onUnhandledRequest: 'error' satisfies BrowserUnhandledStrategy })
  */
-export type BrowserUnhandledStrategy = 'warn' | 'bypass' | 'error'
+export type BrowserUnhandledStrategy = UnhandledRequestStrategy
 
 /**
  * Options of `startWorker`. Everything is optional: in a Vite app with the `mockyard/vite`
@@ -73,7 +74,7 @@ export interface StartWorkerOptions {
  * mocks.requests({ route: 'v1/users' }).length // 1
  * mocks.reset()
  */
-export interface MockyardWorker {
+export interface MockyardWorker extends Omit<HarnessApi, 'useRoutes'> {
   /** msw's worker (`setupWorker`), for anything mockyard does not wrap. */
   readonly worker: SetupWorker
   /** The engine over the route table. */
@@ -82,14 +83,6 @@ export interface MockyardWorker {
   readonly config: SerializedConfig
   /** Stops intercepting this page's requests. */
   stop(): Promise<void>
-  /** Sequences, `use()` handlers, handler state (notifications) and the request log back to the start. */
-  reset(): void
-  /** Adds msw handlers in front of all others until the next reset. */
-  use(...handlers: RequestHandler[]): void
-  /** The requests mockyard saw (answered by a route or a handler, or unmatched), oldest first. */
-  requests(filter?: RequestFilter): RequestRecord[]
-  /** Resolves with the first request (recorded or to come) that fits; rejects after `timeout` ms (default 5000). */
-  waitForRequest(predicate: (record: RequestRecord) => boolean, options?: { timeout?: number }): Promise<RequestRecord>
 }
 
 /** Paths of the dev server's own traffic: never mocked, never warned about. */
@@ -210,17 +203,17 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     const outcome = await pipeline.respond(surface)
     if (outcome.kind === 'handler') return outcome.response
     if (outcome.kind === 'route') return toFetchResponse(outcome.response)
-    // Recorded as unanswered (status 0): it goes to the network, or fails.
+    // Recorded as unanswered (status 0): it goes to the network, or fails, with the engine's
+    // explanation (of a known route; for any other path, the closest routes).
     outcome.settle({ status: 0 })
-    if (strategy === 'bypass') return undefined
-    // The engine explains a request on a known route; for any other path, the closest routes.
-    const explanation = outcome.explanation()
-    if (strategy === 'error') {
-      logger.error(`${explanation}\nThe request fails (onUnhandledRequest: "error").`)
-      return Response.error()
-    }
-    logger.warn(`${explanation}\nThe request goes to the network.`)
-    return undefined
+    return applyUnhandled<Response | undefined>(strategy, outcome.explanation, {
+      fallThrough: () => undefined,
+      fail(explanation) {
+        logger.error(`${explanation}\nThe request fails (onUnhandledRequest: "error").`)
+        return Response.error()
+      },
+      warn: (explanation) => logger.warn(`${explanation}\nThe request goes to the network.`),
+    })
   })
 
   const worker = setupWorker(handler)
@@ -244,6 +237,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     ),
   )
 
+  const harness = createHarness(() => pipeline)
   return {
     worker,
     engine,
@@ -251,14 +245,10 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     async stop() {
       await worker.stop()
     },
-    reset() {
-      // Sequences, use() handlers, the extra handlers' state (the notifications store), the log.
-      pipeline.reset()
-    },
-    use(...handlers) {
-      pipeline.use(...handlers)
-    },
-    requests: (filter) => pipeline.log.list(filter),
-    waitForRequest: (predicate, waitOptions) => pipeline.log.waitFor(predicate, waitOptions),
+    // reset(): sequences, use() handlers, the extra handlers' state (the notifications store), the log.
+    requests: harness.requests,
+    waitForRequest: harness.waitForRequest,
+    use: harness.use,
+    reset: harness.reset,
   }
 }

@@ -2,6 +2,7 @@ import type { RequestHandler } from 'msw'
 import { toPointer, type ConfigProblem } from '../core/errors.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
 import { closestName } from './closest-name.js'
+import { isUnhandledStrategy, type UnhandledRequestStrategy } from '../harness/unhandled.js'
 
 /** A plugin: routes and data (paths resolve from the plugin module's folder) and msw handlers. */
 export interface MockyardPlugin {
@@ -13,7 +14,7 @@ export interface MockyardPlugin {
   handlers?: RequestHandler[]
 }
 
-export type UnhandledRequestStrategy = 'error' | 'warn' | 'bypass'
+export type { UnhandledRequestStrategy }
 
 /**
  * mockyard's options (see docs/behaviour.md, "Options"). Every option is optional;
@@ -183,7 +184,7 @@ export function validateOptions(options: unknown, file: string, extraNames: read
   if (o.handlers !== undefined && !Array.isArray(o.handlers)) {
     problem('handlers', 'handlers must be an array of msw request handlers', 'Set handlers to [http.get(...), ...].')
   }
-  if (o.onUnhandledRequest !== undefined && !['error', 'warn', 'bypass'].includes(o.onUnhandledRequest as string)) {
+  if (o.onUnhandledRequest !== undefined && !isUnhandledStrategy(o.onUnhandledRequest)) {
     problem('onUnhandledRequest', `onUnhandledRequest must be "error", "warn" or "bypass", got ${JSON.stringify(o.onUnhandledRequest)}`, 'Pick one of "error", "warn" and "bypass".')
   }
   if (o.proxy !== undefined && (typeof o.proxy !== 'string' || !/^https?:\/\/[^/]/i.test(o.proxy) || !URL.canParse(o.proxy))) {

@@ -14,33 +14,75 @@ export interface MockResponse {
 const textDecoder = new TextDecoder()
 
 type TypeTable = { getType(path: string): string | null }
-/** mime's standard table, once loaded (see contentTypeOf). */
-let typeTable: TypeTable | undefined
-let typeTableLoading: Promise<TypeTable> | undefined
-const contentTypes = new Map<string, string>()
 const JSON_NAME = /\.json$/i
 
 /**
- * The content type of a data file, by its extension, from mime's standard table; JSON and text
- * types carry `charset=utf-8`. The table loads with the first name that is not `.json` (a promise
- * for that one call): most data files are JSON, and loading the table costs each process, so each
- * Vitest test file, several milliseconds (bench/README.md, "Per-file cost under Vitest").
+ * What an engine remembers about the data files it serves, kept per engine (no module state):
+ * their content types, and which contents hold `${context}`.
+ */
+export interface FileTyping {
+  /**
+   * The content type of a data file, by its extension, from mime's standard table; JSON and text
+   * types carry `charset=utf-8`. The table loads with the first name that is not `.json` (a
+   * promise for that one call): most data files are JSON, and loading the table costs each
+   * process, so each Vitest test file, several milliseconds (bench/README.md, "Per-file cost
+   * under Vitest"); the module system loads it once for every engine.
+   */
+  typeOf(fileName: string): string | Promise<string>
+  /**
+   * Replaces `${context}` in a text file. The check is made once per file contents, so a file
+   * without the variable is served as the very same bytes on every request.
+   */
+  withContext(bytes: Uint8Array, context: string): Uint8Array | string
+}
+
+/**
+ * @example
+ * const typing = createFileTyping()
+ * const type = await typing.typeOf('users.csv') // 'text/csv; charset=utf-8'
+ */
+export function createFileTyping(): FileTyping {
+  let table: TypeTable | undefined
+  let loading: Promise<TypeTable> | undefined
+  const types = new Map<string, string>()
+  /** Per file contents: its text when it holds `${context}`, else `false` (served byte for byte). */
+  const texts = new WeakMap<Uint8Array, string | false>()
+  const typing: FileTyping = {
+    typeOf(fileName) {
+      let type = types.get(fileName)
+      if (type !== undefined) return type
+      if (table === undefined) {
+        if (!JSON_NAME.test(fileName)) {
+          loading ??= import('mime/lite').then((module) => (table = module.default))
+          return loading.then(() => typing.typeOf(fileName))
+        }
+        type = 'application/json'
+      } else {
+        type = table.getType(fileName) ?? 'application/octet-stream'
+      }
+      if (type === 'application/json' || type.startsWith('text/')) type = `${type}; charset=utf-8`
+      if (types.size < 10_000) types.set(fileName, type)
+      return type
+    },
+    withContext(bytes, context) {
+      let text = texts.get(bytes)
+      if (text === undefined) {
+        const decoded = textDecoder.decode(bytes)
+        text = decoded.includes(CONTEXT) ? decoded : false
+        texts.set(bytes, text)
+      }
+      return text === false ? bytes : text.replaceAll(CONTEXT, context)
+    },
+  }
+  return typing
+}
+
+/**
+ * The content type of one data file (see `FileTyping.typeOf`), for readers that ask once per
+ * file (the Vite plugin, the record writer, check); an engine keeps its own `FileTyping`.
  */
 export function contentTypeOf(fileName: string): string | Promise<string> {
-  let type = contentTypes.get(fileName)
-  if (type !== undefined) return type
-  if (typeTable === undefined) {
-    if (!JSON_NAME.test(fileName)) {
-      typeTableLoading ??= import('mime/lite').then((module) => (typeTable = module.default))
-      return typeTableLoading.then(() => contentTypeOf(fileName))
-    }
-    type = 'application/json'
-  } else {
-    type = typeTable.getType(fileName) ?? 'application/octet-stream'
-  }
-  if (type === 'application/json' || type.startsWith('text/')) type = `${type}; charset=utf-8`
-  if (contentTypes.size < 10_000) contentTypes.set(fileName, type)
-  return type
+  return createFileTyping().typeOf(fileName)
 }
 
 /** Text files get `${context}` replaced: JSON, XML, HTML, plain text, CSV and the like. */
@@ -55,22 +97,6 @@ export function isTextType(contentType: string): boolean {
 }
 
 const CONTEXT = '${context}'
-/** Per file contents: its text when it holds `${context}`, else `false` (served byte for byte). */
-const contextTexts = new WeakMap<Uint8Array, string | false>()
-
-/**
- * Replaces `${context}` in a text file. The check is made once per file contents, so a file
- * without the variable is served as the very same bytes on every request.
- */
-export function applyContext(bytes: Uint8Array, context: string): Uint8Array | string {
-  let text = contextTexts.get(bytes)
-  if (text === undefined) {
-    const decoded = textDecoder.decode(bytes)
-    text = decoded.includes(CONTEXT) ? decoded : false
-    contextTexts.set(bytes, text)
-  }
-  return text === false ? bytes : text.replaceAll(CONTEXT, context)
-}
 
 /** A JSON error body in mockyard's one shape: `{ error, message, ...details }`. */
 export function errorResponse(status: number, error: string, message: string, details?: Record<string, unknown>): MockResponse {
@@ -97,6 +123,8 @@ export interface BuildContext {
   head: boolean
   /** Where the answer came from, for the 404 of a missing file. */
   describe: () => string
+  /** The engine's content types and `${context}` checks (default: a fresh one). */
+  typing?: FileTyping
 }
 
 /**
@@ -139,7 +167,7 @@ export function unservedFile(source: FileSource, name: string): string {
 }
 
 function fileResponse(status: number, headers: Record<string, string>, name: string, bytes: Uint8Array, context: BuildContext): MockResponse | Promise<MockResponse> {
-  const type = (headers['content-type'] as string | undefined) ?? contentTypeOf(name)
+  const type = (headers['content-type'] as string | undefined) ?? (context.typing ?? createFileTyping()).typeOf(name)
   if (typeof type !== 'string') return type.then((loaded) => typedFileResponse(status, headers, loaded, bytes, context))
   return typedFileResponse(status, headers, type, bytes, context)
 }
@@ -147,5 +175,5 @@ function fileResponse(status: number, headers: Record<string, string>, name: str
 function typedFileResponse(status: number, headers: Record<string, string>, type: string, bytes: Uint8Array, context: BuildContext): MockResponse {
   headers['content-type'] = type
   if (context.head) return { status, headers, body: null }
-  return { status, headers, body: isTextType(type) ? applyContext(bytes, context.context) : bytes }
+  return { status, headers, body: isTextType(type) ? (context.typing ?? createFileTyping()).withContext(bytes, context.context) : bytes }
 }

@@ -3,9 +3,9 @@ import { addCorsHeaders, preflightHeaders } from './cors-headers.js'
 import { formatMessage } from './errors.js'
 import { explainUnmatched, type UnmatchedRequest } from './explain-unmatched.js'
 import { matchEntry, type RequestValues } from './match-entry.js'
-import { formParser, isFormBody, loadFormParser } from './form-parser.js'
+import { isFormBody, loadFormParser, type FormParser } from './form-parser.js'
 import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
-import { buildResponse, errorResponse, unservedFile, type MockResponse } from './build-response.js'
+import { buildResponse, createFileTyping, errorResponse, unservedFile, type MockResponse } from './build-response.js'
 import { createSequenceState } from './sequence-state.js'
 import type { Logger } from './types.js'
 
@@ -104,6 +104,10 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   const globalLatency = options.latency ?? 0
   const cors = options.cors ?? true
   const sequences = createSequenceState()
+  /** The form parser, loaded by this engine's first form body (form-parser.ts). */
+  let forms: FormParser | undefined
+  /** Content types and `${context}` checks of the files this engine serves. */
+  const typing = createFileTyping()
 
   const finish = (response: MockResponse, request: Pick<EngineRequest, 'headers'>): MockResponse => {
     if (cors) addCorsHeaders(response.headers, request.headers.get('origin'))
@@ -140,11 +144,14 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   ): HandleResult | Promise<HandleResult> {
     const contentType = request.headers.get('content-type')
     // The form parser loads with the first form body (form-parser.ts): that one request waits for it.
-    if (formParser() === undefined && body !== null && isFormBody(contentType)) {
-      return loadFormParser().then(() => answerWithBody(request, url, method, route, compiled, values, handleOptions, body))
+    if (forms === undefined && body !== null && isFormBody(contentType)) {
+      return loadFormParser().then((loaded) => {
+        forms = loaded
+        return answerWithBody(request, url, method, route, compiled, values, handleOptions, body)
+      })
     }
     try {
-      values.body = parseBody(body, contentType)
+      values.body = parseBody(body, contentType, forms)
     } catch (error) {
       return badBody(error, request, url, method, route)
     }
@@ -197,6 +204,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       context: options.pluginContext ?? url.origin,
       head: method === 'HEAD',
       describe: () => `route ${route.key} (${method} ${entry})`,
+      typing,
     })
     const done = (response: MockResponse): HandleResult => {
       if (response.status === 404 && spec.file && (spec.status ?? 200) !== 404) {

@@ -33,13 +33,12 @@ function sequenceLine(candidate: Candidate, key: string, request: UnmatchedReque
 }
 
 /**
- * Levenshtein distance, for naming the closest configured routes. Two rows reused across calls:
- * no allocation per route.
+ * Levenshtein distance, for naming the closest configured routes. The two rows are the caller's,
+ * sized for the longest key and reused for every route of one explanation: no allocation per
+ * route, and no buffer kept between explanations (no module state).
  */
-let rows: [Uint32Array, Uint32Array] = [new Uint32Array(64), new Uint32Array(64)]
-function distance(a: string, b: string): number {
+function distance(a: string, b: string, rows: [Uint32Array, Uint32Array]): number {
   if (a === b) return 0
-  if (rows[0].length <= b.length) rows = [new Uint32Array(b.length + 1), new Uint32Array(b.length + 1)]
   let [previous, current] = rows
   for (let j = 0; j <= b.length; j++) previous[j] = j
   for (let i = 1; i <= a.length; i++) {
@@ -90,9 +89,11 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     // The search costs the same whatever the path's length: only as many characters of the path
     // as the longest route key has, and a few more, are compared (a longer path is far from
     // every route anyway). docs/behaviour.md, "Requests on the wire".
-    const compared = path.slice(0, keys.reduce((longest, key) => Math.max(longest, key.length), 0) + 8)
+    const longest = keys.reduce((most, key) => Math.max(most, key.length), 0)
+    const compared = path.slice(0, longest + 8)
+    const rows: [Uint32Array, Uint32Array] = [new Uint32Array(longest + 1), new Uint32Array(longest + 1)]
     const closest = table.routes
-      .map((route, index) => ({ key: route.key, route, d: distance(compared, keys[index]!) }))
+      .map((route, index) => ({ key: route.key, route, d: distance(compared, keys[index]!, rows) }))
       .sort((a, b) => a.d - b.d)
       .slice(0, 3)
     const lines = [`${head}: no route has the path ${url.pathname}.`]

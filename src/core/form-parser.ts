@@ -2,29 +2,23 @@
  * `qs`, which parses form bodies (urlencoded and multipart fields), loaded by the first form body
  * an engine reads rather than when mockyard loads: Vitest starts a process per test file, and a
  * file whose requests carry no form body should not pay for it (bench/README.md, "Per-file cost
- * under Vitest"). The loaded module is kept, as the module system keeps any import.
+ * under Vitest"). No state here: each reader (an engine, the record writer) keeps the parser
+ * `loadFormParser()` resolved with and hands it to `parseBody`; the module system loads `qs` once.
  */
 import type qsModule from 'qs'
 
-type Qs = typeof qsModule
-
-let parser: Qs | undefined
-let loading: Promise<Qs> | undefined
-
-/** `qs`, when loaded. */
-export function formParser(): Qs | undefined {
-  return parser
-}
+/** The form parser `parseBody` needs for a form body (`qs`). */
+export type FormParser = Pick<typeof qsModule, 'parse'>
 
 /**
- * Loads `qs` (once).
+ * Loads `qs`; await it only when a body is a form (`isFormBody`).
  *
  * @example
- * if (formParser() === undefined) await loadFormParser()
+ * const forms = isFormBody(type) ? await loadFormParser() : undefined
+ * const tree = parseBody(bytes, type, forms)
  */
-export function loadFormParser(): Promise<Qs> {
-  loading ??= import('qs').then((module) => (parser = ((module as { default?: Qs }).default ?? module) as Qs))
-  return loading
+export function loadFormParser(): Promise<FormParser> {
+  return import('qs').then((module) => ((module as { default?: FormParser }).default ?? module) as FormParser)
 }
 
 /** Whether a body of this content type is a form (its parse needs `qs`). */

@@ -1,14 +1,5 @@
 /** Reads the values that `params` conditions are scored against: query, JSON, forms. */
-import { formParser } from './form-parser.js'
-
-/** `qs`, loaded before any form body is parsed (`loadFormParser()`; the engine sees to it). */
-const qs = {
-  parse(text: string, options: object): unknown {
-    const parser = formParser()
-    if (parser === undefined) throw new Error('mockyard: a form body was parsed before loadFormParser() resolved')
-    return parser.parse(text, options)
-  },
-}
+import type { FormParser } from './form-parser.js'
 
 /** The request shape the engine works on: a Fetch `Request` fits, and so does a node adapter's. */
 export interface EngineRequest {
@@ -61,7 +52,7 @@ const FLAT_OPTIONS = { plainObjects: true, depth: 0 } as const
 /** A form tree's fields under their names as sent (`a[b][2]`), built only when a lookup needs them. */
 const FLAT_FIELDS = Symbol('mockyard.flatFields')
 interface FormTree extends Tree {
-  [FLAT_FIELDS]?: { text: string; flat?: Tree }
+  [FLAT_FIELDS]?: { text: string; forms: FormParser; flat?: Tree }
 }
 
 /**
@@ -100,7 +91,7 @@ export function lookupPath(tree: unknown, tokens: readonly string[], literal: st
   // Only an array index that qs compacted (within its depth of 5) is looked for by field name.
   const fields = (tree as FormTree)[FLAT_FIELDS]
   if (fields === undefined || tokens.length < 2 || tokens.length > 6 || !tokens.some((token, i) => i > 0 && /^\d+$/.test(token))) return undefined
-  fields.flat ??= qs.parse(fields.text, FLAT_OPTIONS) as Tree
+  fields.flat ??= fields.forms.parse(fields.text, FLAT_OPTIONS) as Tree
   const name = tokens[0] + tokens.slice(1).map((token) => `[${token}]`).join('')
   return hasOwn(fields.flat, name) ? fields.flat[name] : undefined
 }
@@ -113,9 +104,9 @@ export function lookupPath(tree: unknown, tokens: readonly string[], literal: st
  * `FormFieldLimitError` (counted as Express's body parser counts them: one more than the `&`s).
  * The work is bounded whatever the body holds.
  */
-export function parseUrlEncoded(text: string): Tree {
+export function parseUrlEncoded(text: string, forms: FormParser): Tree {
   if (overFieldLimit(text)) throw new FormFieldLimitError('urlencoded')
-  return formTree(text)
+  return formTree(text, forms)
 }
 
 /** Whether urlencoded text has more than `FORM_FIELD_LIMIT` fields; stops counting there. */
@@ -128,9 +119,9 @@ function overFieldLimit(text: string): boolean {
 }
 
 /** The tree `qs` makes of urlencoded text, with its flat fields at hand for `lookupPath`. */
-function formTree(text: string): Tree {
-  const tree = qs.parse(text, FORM_OPTIONS) as FormTree
-  Object.defineProperty(tree, FLAT_FIELDS, { value: { text }, enumerable: false })
+function formTree(text: string, forms: FormParser): Tree {
+  const tree = forms.parse(text, FORM_OPTIONS) as FormTree
+  Object.defineProperty(tree, FLAT_FIELDS, { value: { text, forms }, enumerable: false })
   return tree
 }
 
@@ -146,9 +137,10 @@ const textDecoder = new TextDecoder()
 /**
  * Parses a request body by its content type: JSON, urlencoded or multipart. Other types are
  * not scored (`undefined`). A body that does not parse throws `BodyParseError`. Every body is
- * parsed at once (no promise), with work bounded by its size.
+ * parsed at once (no promise), with work bounded by its size. A form body needs `forms`, the
+ * parser `loadFormParser()` resolves with (loaded only when a body is a form: `isFormBody`).
  */
-export function parseBody(bytes: Uint8Array | null, contentType: string | null): unknown {
+export function parseBody(bytes: Uint8Array | null, contentType: string | null, forms?: FormParser): unknown {
   if (bytes === null || bytes.byteLength === 0) return undefined
   const type = mediaType(contentType)
   if (type === 'application/json' || type.endsWith('+json')) {
@@ -159,9 +151,15 @@ export function parseBody(bytes: Uint8Array | null, contentType: string | null):
       throw new BodyParseError(`the JSON body does not parse: ${(cause as Error).message}`, { cause })
     }
   }
-  if (type === 'application/x-www-form-urlencoded') return parseUrlEncoded(textDecoder.decode(bytes))
-  if (type === 'multipart/form-data') return parseMultipart(bytes, contentType!)
+  if (type === 'application/x-www-form-urlencoded') return parseUrlEncoded(textDecoder.decode(bytes), formsFor(forms))
+  if (type === 'multipart/form-data') return parseMultipart(bytes, contentType!, formsFor(forms))
   return undefined
+}
+
+/** The form parser, which a caller that reads form bodies must have loaded (`loadFormParser()`). */
+function formsFor(forms: FormParser | undefined): FormParser {
+  if (forms === undefined) throw new TypeError('mockyard: a form body needs the form parser: pass parseBody() the one loadFormParser() resolves with.')
+  return forms
 }
 
 const parameterPattern = (name: string) => new RegExp(`(?:^|;)\\s*${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^;\\s]*))`, 'i')
@@ -180,7 +178,7 @@ function headerParameter(value: string, name: 'name' | 'filename' | 'boundary'):
  * a 1,001st part throws `FormFieldLimitError`, so the work is linear in the body's size
  * whatever the number of parts.
  */
-function parseMultipart(bytes: Uint8Array, contentType: string): Tree {
+function parseMultipart(bytes: Uint8Array, contentType: string, forms: FormParser): Tree {
   const boundary = headerParameter(contentType.slice(contentType.indexOf(';') + 1), 'boundary')
   if (!boundary) throw new BodyParseError('the multipart body does not parse: the content-type header has no boundary')
   const text = textDecoder.decode(bytes)
@@ -211,7 +209,7 @@ function parseMultipart(bytes: Uint8Array, contentType: string): Tree {
     parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
     position = next + 2
   }
-  return formTree(parts.join('&'))
+  return formTree(parts.join('&'), forms)
 }
 
 /** The query string as name -> value (or values, when repeated). Names are literal. */

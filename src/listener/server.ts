@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import type { RequestHandler } from 'msw'
-import type { RequestFilter, RequestRecord } from '../harness/request-log.js'
-import type { RoutesConfig } from '../core/types.js'
+import { createHarness, type HarnessApi } from '../harness/harness-api.js'
 import { closeEventStreams } from '../admin/dashboard.js'
 import { bodyLimitOf, createInstance, LISTENER_DEFAULTS, TEST_DEFAULTS, type Instance } from '../config/instance.js'
 import { localUrlOf } from './address.js'
@@ -18,28 +17,11 @@ export function packageInfo(): { name: string; description: string; version: str
   return { name: pkg.name, description: pkg.description, version: pkg.version }
 }
 
-/** The test-harness side every handle offers: the request log and overrides. */
-export interface HarnessApi {
-  /** The recorded requests, oldest first, optionally filtered. */
-  requests(filter?: RequestFilter): RequestRecord[]
-  /** Resolves with the first request (recorded or to come) that fits. */
-  waitForRequest(predicate: (record: RequestRecord) => boolean, options?: { timeout?: number }): Promise<RequestRecord>
-  /** Adds msw handlers in front of the others until the next reset. */
-  use(...handlers: RequestHandler[]): void
-  /** Overrides routes (an object, or a routes.json path) until the next reset: they replace what they answer (docs/behaviour.md, "Overrides"). */
-  useRoutes(routes: RoutesConfig | string): void
-  /** Sequences, overrides, per-test handlers and the request log back to the start. */
-  reset(): void
-}
+/** The test-harness side every handle offers: the request log and overrides (defined once in src/harness). */
+export type { HarnessApi }
 
 export function harnessOf(instance: Instance): HarnessApi {
-  return {
-    requests: (filter) => instance.log.list(filter),
-    waitForRequest: (predicate, options) => instance.log.waitFor(predicate, options),
-    use: (...handlers) => instance.use(...handlers),
-    useRoutes: (routes) => instance.useRoutes(routes),
-    reset: () => instance.reset(),
-  }
+  return createHarness(() => instance)
 }
 
 export interface RunningServer extends HarnessApi {

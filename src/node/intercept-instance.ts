@@ -5,7 +5,7 @@
  * uses it; `bench/in-process.mjs` measures it.
  */
 import { toFetchResponse } from '../core/fetch-request.js'
-import { formatMessage } from '../core/errors.js'
+import { Unanswered } from '../harness/unhandled.js'
 import { surfaceRequestFromFetch, type Instance } from '../config/instance.js'
 import { startInterception, type Interception } from './interception/index.js'
 
@@ -15,8 +15,6 @@ export interface InstanceInterception extends Interception {
    * call, oldest first; the list starts empty again.
    */
   takeUnmatched(): string[]
-  /** Forgets the explanations kept for requests not yet explained (between tests). */
-  clearExplanations(): void
 }
 
 /**
@@ -33,31 +31,22 @@ export interface InstanceInterception extends Interception {
 export function interceptInstance(instance: Instance): InstanceInterception {
   const strategy = instance.options.onUnhandledRequest ?? 'error'
   const unmatched: string[] = []
-  /** `METHOD url` -> the engine's explanation, kept from resolve() until explain() asks for it. */
-  const explanations = new Map<string, string>()
   const interception = startInterception({
     strategy,
     async resolve(request) {
       const outcome = await instance.respond(surfaceRequestFromFetch(request))
       if (outcome.kind === 'route') return toFetchResponse(outcome.response)
       if (outcome.kind === 'handler') return outcome.response
-      // Nothing answers in process: recorded as such (status 0), then failed, warned or let through.
+      // Nothing answers in process: recorded as such (status 0), then failed, warned or let
+      // through, with this request's own explanation (docs/behaviour.md, "Unmatched requests").
       outcome.settle({ status: 0 })
-      explanations.set(`${request.method} ${request.url}`, outcome.explanation())
-      return undefined
-    },
-    explain(request) {
-      const key = `${request.method} ${request.url}`
-      const explanation = explanations.get(key) ?? formatMessage(`no route answers ${key}.`)
-      explanations.delete(key)
-      if (strategy === 'error') unmatched.push(explanation)
-      return explanation
+      if (strategy === 'error') unmatched.push(outcome.explanation())
+      return new Unanswered(outcome.explanation)
     },
     warn: (message) => instance.logger.warn(message),
   })
   return {
     dispose: () => interception.dispose(),
     takeUnmatched: () => unmatched.splice(0),
-    clearExplanations: () => explanations.clear(),
   }
 }

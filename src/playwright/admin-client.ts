@@ -2,42 +2,26 @@ import { formatMessage, withoutPrefix } from '../core/errors.js'
 import { matchesFilter, type RequestFilter } from '../harness/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
 import { SESSION_HEADER } from '../harness/session.js'
+import type { LoggedRequest, RemoteHarness, WaitOptions } from '../harness/harness-api.js'
 
 export type { RequestFilter } from '../harness/request-log.js'
+export type { LoggedRequest }
 
 export { SESSION_HEADER }
 
-/** A request as the admin endpoint `GET /__mockyard/requests` reports it. */
-export interface LoggedRequest {
-  method: string
-  url: string
-  headers: Record<string, string>
-  body: string | null
-  route: string | null
-  entry: string | null
-  /** The data file served, if any (as the routes name it: `users.json`). */
-  file: string | null
-  status: number
-  session: string
-  time: string
-  durationMs: number
-}
-
 /** A typed client for the listener's admin endpoints, usable from any Node test. */
-export interface AdminClient {
+export interface AdminClient extends RemoteHarness {
   /** The listener's URL. */
   readonly url: string
   /** The session this client acts on (every call carries `x-mockyard-session`), if any. */
   readonly session: string | undefined
-  /** Sequences, overrides and the request log back to the start. */
-  reset(): Promise<void>
   /**
    * The recorded requests, oldest first; with a filter, those that fit it (`method`, `path` as an
    * exact path or a RegExp, `route`, `session`), as the Vitest handle's `requests(filter)`.
    */
   requests(filter?: RequestFilter): Promise<LoggedRequest[]>
   /** Polls the request log until a request fits, or rejects after `timeout` ms (default 5,000). */
-  waitForRequest(predicate: (request: LoggedRequest) => boolean, options?: { timeout?: number; interval?: number }): Promise<LoggedRequest>
+  waitForRequest(predicate: (request: LoggedRequest) => boolean, options?: WaitOptions & { interval?: number }): Promise<LoggedRequest>
   /** The routes in force, as loaded plus overrides. */
   routes(): Promise<RoutesConfig>
   /** Overrides routes (for the session, or for everyone) until the next reset: they replace what they answer, never merge. */

@@ -406,9 +406,9 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     const method = exchange.method.toUpperCase()
     if (!QUERY_METHODS.has(method)) {
       const type = exchange.requestHeaders.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? null
-      if (isFormBody(type)) await loadFormParser()
+      const forms = isFormBody(type) ? await loadFormParser() : undefined
       try {
-        const tree = parseBody(exchange.requestBody, type)
+        const tree = parseBody(exchange.requestBody, type, forms)
         if (tree !== undefined) flatten(tree, values, redact, secrets)
       } catch (error) {
         if (!(error instanceof BodyParseError)) throw error

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest'
 import { formatMessage } from '../core/errors.js'
 import { createInstance, type Instance } from '../config/instance.js'
 import type { MockyardOptions } from '../config/options.js'
-import type { HarnessApi } from '../listener/server.js'
+import { createHarness, type HarnessApi } from '../harness/harness-api.js'
 import { interceptInstance, type InstanceInterception } from '../node/intercept-instance.js'
 import { InterceptionActiveError } from '../node/interception/index.js'
 
@@ -102,7 +102,6 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
 
   afterEach((context) => {
     instance?.reset()
-    interception?.clearExplanations()
     // An explanation the test already failed with (the request's own error, or its cause) is
     // not repeated: each is shown once, here only when the app swallowed the error.
     const unmatched = interception?.takeUnmatched() ?? []
@@ -127,11 +126,7 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
   })
 
   return {
-    requests: (filter) => need().log.list(filter),
-    waitForRequest: (predicate, waitOptions) => need().log.waitFor(predicate, waitOptions),
-    use: (...handlers) => need().use(...handlers),
-    useRoutes: (routes) => need().useRoutes(routes),
-    reset: () => need().reset(),
+    ...createHarness(need),
     get instance() {
       return instance
     },

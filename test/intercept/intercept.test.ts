@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startInterception, type Interception, type InterceptionOptions } from '../../src/node/interception/index.js'
 import { interceptInstance } from '../../src/node/intercept-instance.js'
 import { createInstance } from '../../src/config/instance.js'
+import { Unanswered } from '../../src/harness/unhandled.js'
 
 const MOCK_HOST = 'example.test'
 
@@ -130,6 +131,29 @@ describe('startInterception', () => {
     await interception!.dispose()
     start({ strategy: 'error' })
     await expect(fetch(`http://${MOCK_HOST}/missing`)).rejects.toThrow(`GET http://${MOCK_HOST}/missing`)
+  })
+
+  it('an Unanswered from resolve() carries its own explanation: each request fails or warns with its own, explain() unused', async () => {
+    const explain = vi.fn(() => 'the generic explanation')
+    const warn = vi.fn()
+    let calls = 0
+    const unanswered = async (request: Request) => new Unanswered(() => `why ${request.method} ${new URL(request.url).pathname} #${++calls}`)
+    start({ strategy: 'error', resolve: unanswered, explain })
+    const reasons = await Promise.all([fetch(`http://${MOCK_HOST}/same`), fetch(`http://${MOCK_HOST}/same`)].map((p) => p.then(() => 'answered', (error: Error) => error.message)))
+    expect(reasons.sort()).toEqual(['why GET /same #1', 'why GET /same #2'])
+    await expect(getVia(http.get, `http://${MOCK_HOST}/other`)).rejects.toThrow('why GET /other #3')
+
+    await interception!.dispose()
+    start({ strategy: 'warn', resolve: unanswered, explain, warn })
+    expect(await (await fetch(`${realOrigin}/through`)).text()).toBe('real GET /through ')
+    expect(warn).toHaveBeenCalledWith('why GET /through #4')
+
+    // 'bypass' asks for no explanation at all.
+    await interception!.dispose()
+    start({ strategy: 'bypass', resolve: unanswered, explain, warn })
+    expect(await (await fetch(`${realOrigin}/quiet`)).text()).toBe('real GET /quiet ')
+    expect(calls).toBe(4)
+    expect(explain).not.toHaveBeenCalled()
   })
 
   it("'bypass' passes unhandled requests through to the real network, bodies included", async () => {

@@ -131,6 +131,24 @@ describe('unmatched requests', () => {
     expect(result.stdout).toMatch(/Tests\s+1 failed \| 1 passed \(2\)/)
   })
 
+  it('two identical unmatched requests at once are both explained, each with its own explanation', async () => {
+    const result = await runFixture('concurrent.fixture.ts')
+    const output = result.stdout + result.stderr
+    expect(result.status).toBe(1)
+    const explanation = [
+      '[mockyard] no route answers GET /v1/claimz: no route has the path /v1/claimz.',
+      'Closest routes:',
+      '  - v1/claims (GET, POST, PUT, PATCH, DELETE)',
+      '  - v1/links (GET, POST, PUT, PATCH, DELETE)',
+      '  - v1/users (GET, POST, PUT, PATCH, DELETE)',
+      'Add a route to your routes file, for example "v1/claimz": { "file": "claimz.json" }.',
+    ].join('\n')
+    // Both requests fail with the engine's explanation, not the second with a generic text.
+    expect(output).toContain(`REJECTED WITH:\n${explanation}\n${explanation}\nEND`)
+    // The test swallowed them: it fails after the test, naming both.
+    expect(output).toContain(`[mockyard] 2 requests had no mock in this test:\n${explanation}\n${explanation}\nAdd a route or a handler (mocks.use()), or set onUnhandledRequest to 'warn' or 'bypass'.`)
+  }, 60_000)
+
   it('each explanation is printed once, without stack frames of mockyard or its interception libraries', async () => {
     const result = await runFixture('noise.fixture.ts')
     const output = result.stdout + result.stderr

@@ -19,28 +19,32 @@ import { interceptClientRequests, type InterceptedRequest } from './client-reque
 import { currentFetchClasses } from './fetch-semantics.js'
 import { withoutOwnFrames } from '../own-frames.js'
 import { patchFetch } from './patch-fetch.js'
+import { applyUnhandled, isUnhandledStrategy, Unanswered, type UnhandledRequestStrategy } from '../../harness/unhandled.js'
 
-export type UnhandledStrategy = 'error' | 'warn' | 'bypass'
+/** The one unhandled-request strategy type (src/harness/unhandled.ts). */
+export type UnhandledStrategy = UnhandledRequestStrategy
 
 export interface InterceptionOptions {
   /**
-   * Answers a request, or undefined when nothing matches. It gets its own copy of the request
+   * Answers a request; when nothing matches, an `Unanswered` carrying why (or `undefined`, then
+   * `explain` says why). It gets its own copy of the request
    * (the body can be read). A throw (or a rejection) becomes a 500 response whose JSON body
    * names the error, as in msw; a thrown `Response` is sent as the answer.
    */
-  resolve(request: Request): Promise<Response | undefined>
+  resolve(request: Request): Promise<Response | Unanswered | undefined>
   /** Called for each request resolve() did not answer (after the strategy acted). */
   onUnhandled?(request: Request): void
   /**
    * What happens to a request resolve() did not answer:
-   * - 'error': the request fails with a network error whose message is `explain(request)`
+   * - 'error': the request fails with a network error whose message is the explanation (the
+   *   `Unanswered` one resolve() returned, else `explain(request)`)
    *   (fetch rejects with that TypeError; http/https requests emit it as their 'error' event;
    *   XMLHttpRequest fires 'error');
    * - 'warn': `warn(explain(request))`, then the request goes to the real network;
    * - 'bypass': the request goes to the real network silently.
    */
   strategy: UnhandledStrategy
-  /** Why nothing answered. Default: `[mockyard] no mock answers GET http://host/path.` */
+  /** Why nothing answered, when resolve() gave no explanation. Default: `[mockyard] no mock answers GET http://host/path.` */
   explain?(request: Request): string | Promise<string>
   /** Where 'warn' prints. Default: `console.warn`. */
   warn?(message: string): void
@@ -134,31 +138,33 @@ export function startInterception(options: InterceptionOptions): Interception {
   }
   const { resolve, onUnhandled, strategy, explain = defaultExplain } = options
   const warn = options.warn ?? ((message: string) => console.warn(message))
-  if (strategy !== 'error' && strategy !== 'warn' && strategy !== 'bypass') {
+  if (!isUnhandledStrategy(strategy)) {
     throw new TypeError(formatMessage(`unknown unhandled-request strategy ${JSON.stringify(strategy)}. Use 'error', 'warn' or 'bypass'.`))
   }
 
-  const explainSafely = async (request: Request): Promise<string> => {
+  const explainSafely = async (request: Request, unanswered: Unanswered | undefined): Promise<string> => {
     try {
-      return await explain(copyOf(request))
+      return unanswered ? unanswered.explanation() : await explain(copyOf(request))
     } catch (error) {
       return `${defaultExplain(request)} (explain() failed: ${error instanceof Error ? error.message : String(error)})`
     }
   }
 
-  const unhandled = async (request: Request): Promise<TypeError | undefined> => {
-    let failure: TypeError | undefined
-    if (strategy === 'error') {
+  const unhandled = async (request: Request, unanswered?: Unanswered): Promise<TypeError | undefined> => {
+    // 'bypass' needs no explanation; the others get it first (a custom explain() may be async).
+    const text = strategy === 'bypass' ? '' : await explainSafely(request, unanswered)
+    const failure = applyUnhandled<TypeError | undefined>(strategy, () => text, {
+      fallThrough: () => undefined,
       // The request fails with the explanation; mockyard's own frames are no help to the reader.
-      failure = withoutOwnFrames(new TypeError(await explainSafely(request)))
-    } else if (strategy === 'warn') {
-      const message = await explainSafely(request)
-      try {
-        warn(message)
-      } catch (error) {
-        rethrowLater(error)
-      }
-    }
+      fail: (explanation) => withoutOwnFrames(new TypeError(explanation)),
+      warn(explanation) {
+        try {
+          warn(explanation)
+        } catch (error) {
+          rethrowLater(error)
+        }
+      },
+    })
     if (onUnhandled) {
       try {
         onUnhandled(copyOf(request))
@@ -172,11 +178,11 @@ export function startInterception(options: InterceptionOptions): Interception {
   const onRequest = async ({ request, controller }: InterceptedRequest): Promise<void> => {
     // `request` itself stays unread so that it can still go to the network.
     const response = await resolve(copyOf(request))
-    if (response !== undefined) {
+    if (response !== undefined && !(response instanceof Unanswered)) {
       controller.respondWith(response)
       return
     }
-    const failure = await unhandled(request)
+    const failure = await unhandled(request, response)
     // 'warn' and 'bypass': returning without an answer lets the request through.
     if (failure) controller.errorWith(failure)
   }

@@ -17,11 +17,12 @@ import {
   serverErrorResponse,
   type FetchClasses,
 } from './fetch-semantics.js'
+import { Unanswered } from '../../harness/unhandled.js'
 
 export interface Wiring {
-  resolve(request: Request): Promise<Response | undefined>
-  /** The strategy's action on a request resolve() did not answer; resolves with the error to fail it with, if any. */
-  unhandled(request: Request): Promise<TypeError | undefined>
+  resolve(request: Request): Promise<Response | Unanswered | undefined>
+  /** The strategy's action on a request resolve() did not answer (with its explanation, if it gave one); resolves with the error to fail it with, if any. */
+  unhandled(request: Request, unanswered?: Unanswered): Promise<TypeError | undefined>
 }
 
 /**
@@ -40,15 +41,15 @@ export function patchFetch(wiring: Wiring, classes: FetchClasses): (() => void) 
   /** Answers a request whose signal cannot abort (or is watched by the caller). */
   async function answer(request: Request, redirects: number, watched: boolean): Promise<Response> {
     const copy = request.body === null ? request : request.clone()
-    let response: Response | undefined
+    let response: Response | Unanswered | undefined
     try {
       response = await resolve(copy)
     } catch (error) {
       if (isNodeLikeError(error)) throw error
       response = error instanceof classes.Response ? error : serverErrorResponse(classes, error)
     }
-    if (response === undefined) {
-      const failure = await unhandled(request)
+    if (response === undefined || response instanceof Unanswered) {
+      const failure = await unhandled(request, response)
       if (failure) throw failure
       return original(request)
     }

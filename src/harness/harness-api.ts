@@ -1,0 +1,102 @@
+/**
+ * The test-harness API, defined once: the request log (`requests`, `waitForRequest`), per-test
+ * handlers and routes (`use`, `useRoutes`) and `reset`. The listener, the middleware,
+ * `MockServer`, the Vitest handle and the browser worker offer it in process (`createHarness`);
+ * the Playwright admin client offers the same calls over HTTP (`RemoteHarness`), with its
+ * records derived from `RequestRecord` (`LoggedRequest`).
+ */
+import type { RequestHandler } from 'msw'
+import type { RoutesConfig } from '../core/types.js'
+import type { RequestFilter, RequestLog, RequestRecord } from './request-log.js'
+
+/** How long `waitForRequest` waits (default 5,000 ms). */
+export interface WaitOptions {
+  timeout?: number
+}
+
+/** The harness calls a test makes in process. */
+export interface HarnessApi {
+  /** The recorded requests, oldest first, optionally filtered. */
+  requests(filter?: RequestFilter): RequestRecord[]
+  /** Resolves with the first request (recorded or to come) that fits; rejects after `timeout` ms (default 5000). */
+  waitForRequest(predicate: (record: RequestRecord) => boolean, options?: WaitOptions): Promise<RequestRecord>
+  /** Adds msw handlers in front of the others until the next reset. */
+  use(...handlers: RequestHandler[]): void
+  /** Overrides routes (an object, or a routes.json path) until the next reset: they replace what they answer (docs/behaviour.md, "Overrides"). */
+  useRoutes(routes: RoutesConfig | string): void
+  /** Sequences, overrides, per-test handlers and the request log back to the start. */
+  reset(): void
+}
+
+/**
+ * A request as the admin endpoint `GET /__mockyard/requests` reports it: the record's fields,
+ * with `null` where the record has none (JSON has no `undefined`).
+ */
+export type LoggedRequest = Pick<RequestRecord, 'method' | 'url' | 'headers' | 'body' | 'status' | 'session' | 'time' | 'durationMs'> & {
+  [K in 'route' | 'entry' | 'file']-?: NonNullable<RequestRecord[K]> | null
+}
+
+/**
+ * A record as the admin endpoint reports it.
+ *
+ * @example
+ * send(res, 200, { requests: log.list().map(loggedRequestOf) })
+ */
+export function loggedRequestOf(record: RequestRecord): LoggedRequest {
+  return {
+    method: record.method,
+    url: record.url,
+    headers: record.headers,
+    body: record.body,
+    route: record.route ?? null,
+    entry: record.entry ?? null,
+    file: record.file ?? null,
+    status: record.status,
+    session: record.session,
+    time: record.time,
+    durationMs: record.durationMs,
+  }
+}
+
+/**
+ * The log calls and `reset` over HTTP: the same calls, each answered with a promise, over the
+ * records the admin endpoint sends.
+ */
+export interface RemoteHarness {
+  /** The recorded requests, oldest first; with a filter, those that fit it. */
+  requests(filter?: RequestFilter): Promise<LoggedRequest[]>
+  /** Resolves with the first request that fits; rejects after `timeout` ms (default 5,000). */
+  waitForRequest(predicate: (request: LoggedRequest) => boolean, options?: WaitOptions): Promise<LoggedRequest>
+  /** Sequences, overrides and the request log back to the start. */
+  reset(): Promise<void>
+}
+
+/** What the in-process harness runs on: a pipeline, or an instance (which adds `useRoutes` from files). */
+export interface HarnessTarget {
+  readonly log: RequestLog
+  use(...handlers: RequestHandler[]): void
+  useRoutes?(routes: RoutesConfig | string): void
+  reset(): void
+}
+
+/**
+ * The one in-process implementation of the harness API. `target` is read at each call, so a
+ * handle can exist before what it runs on (the Vitest handle, before `beforeAll`).
+ *
+ * @example
+ * const harness = createHarness(() => instance)
+ * harness.requests({ path: '/v1/users' })
+ */
+export function createHarness(target: () => HarnessTarget): HarnessApi {
+  return {
+    requests: (filter) => target().log.list(filter),
+    waitForRequest: (predicate, options) => target().log.waitFor(predicate, options),
+    use: (...handlers) => target().use(...handlers),
+    useRoutes(routes) {
+      const current = target()
+      if (!current.useRoutes) throw new TypeError('useRoutes() is not available on this surface.')
+      current.useRoutes(routes)
+    },
+    reset: () => target().reset(),
+  }
+}
