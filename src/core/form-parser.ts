@@ -5,10 +5,14 @@
  * under Vitest"). No state here: each reader (an engine, the record writer) keeps the parser
  * `loadFormParser()` resolved with and hands it to `parseBody`; the module system loads `qs` once.
  */
-import type qsModule from 'qs'
-
-/** The form parser `parseBody` needs for a form body (`qs`). */
-export type FormParser = Pick<typeof qsModule, 'parse'>
+/**
+ * The form parser `parseBody` needs for a form body: `qs`'s `parse`, typed here by hand so that
+ * the published declarations never name `qs` (an app's `skipLibCheck: false` would then need
+ * `@types/qs`).
+ */
+export interface FormParser {
+  parse(text: string, options?: Record<string, unknown>): unknown
+}
 
 /**
  * Loads `qs`; await it only when a body is a form (`isFormBody`).
