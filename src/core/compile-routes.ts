@@ -1,5 +1,6 @@
 import { compileCondition, compilePattern, type Condition } from './compile-condition.js'
 import { toPointer } from './errors.js'
+import { indexLiterals, type LiteralIndex } from './literal-index.js'
 import { parsePath } from './parse-request.js'
 import { ROUTE_KEYS, SCHEMA_KEY } from './validate-routes.js'
 import { METHOD_KEYS, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
@@ -46,6 +47,8 @@ export interface Candidate {
 export interface CompiledMethod {
   readonly default?: Candidate
   readonly conditionals: Candidate[]
+  /** The literal conditions of `conditionals`, indexed (many entries only): see literal-index.ts. */
+  readonly index?: LiteralIndex
 }
 
 export interface CompiledRoute {
@@ -266,6 +269,7 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
       cycle: 0,
     },
     conditionals,
+    index: indexLiterals(conditionals),
   }
 }
 
@@ -415,7 +419,8 @@ function layeredMethod(compiled: CompiledMethod, layers: readonly ResponseLayer[
     response: layered(c.response, layers),
     sequence: c.sequence?.map((step) => ({ ...layered(step, layers), repeat: step.repeat })),
   })
-  return { default: compiled.default && candidate(compiled.default), conditionals: compiled.conditionals.map(candidate) }
+  // Layers change answers, never conditions: the index still holds.
+  return { default: compiled.default && candidate(compiled.default), conditionals: compiled.conditionals.map(candidate), index: compiled.index }
 }
 
 /** A route whose methods are compiled on first use: loading costs the same for 10 or 5,000 routes. */
