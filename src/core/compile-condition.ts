@@ -1,4 +1,5 @@
 import { isSecretHeader, preview, REDACTED } from './redact.js'
+import { patternFlags } from './routes-model.js'
 import type { ParamCondition, PatternCondition } from './types.js'
 
 /** What a condition makes of a request: counts of hits and misses, or `OUT` (different). */
@@ -101,8 +102,7 @@ function valuesOf(value: unknown): unknown[] {
  * stateful flags `g` and `y` are dropped so that one RegExp can be reused for every request.
  */
 export function compilePattern(condition: PatternCondition): RegExp {
-  const flags = condition.flags ?? ''
-  return new RegExp(condition.pattern, flags === '' ? 'i' : flags.replace(/[gy]/g, ''))
+  return new RegExp(condition.pattern, patternFlags(condition.flags))
 }
 
 /** A condition from its parts: the explanation follows from the kind, key and expected value. */

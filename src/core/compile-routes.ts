@@ -2,7 +2,8 @@ import { compileCondition, compilePattern, type Condition } from './compile-cond
 import { toPointer } from './errors.js'
 import { indexLiterals, type LiteralIndex } from './literal-index.js'
 import { parsePath } from './parse-request.js'
-import { ROUTE_KEYS, SCHEMA_KEY } from './validate-routes.js'
+import { answersAlone, isConditional, overlay, repeatOf, SCHEMA_KEY } from './routes-model.js'
+import { ROUTE_KEYS } from './validate-routes.js'
 import { METHOD_KEYS, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
 
 /** A data file and the folder (or plugin) that supplied it. */
@@ -40,8 +41,8 @@ export interface Candidate {
   readonly params: ParamMatcher[]
   readonly headers: Condition[]
   readonly sequence?: SequenceStep[]
-  /** Sum of the sequence's repeats: the length of one cycle. */
-  readonly cycle: number
+  /** The repeats of the sequence's items (`sequenceItemAt` picks the item a count reaches). */
+  readonly repeats?: readonly number[]
 }
 
 export interface CompiledMethod {
@@ -182,21 +183,6 @@ function responseOf(object: Record<string, unknown>): ResponseSpec {
   return spec
 }
 
-/** Field-by-field override: `over`'s fields win, headers merge by name. */
-function overlay(base: ResponseSpec, over: ResponseSpec): ResponseSpec {
-  const result: ResponseSpec = { ...base, ...over, headers: { ...base.headers, ...over.headers } }
-  // `url` wins over `file`, but a more specific `file` replaces an inherited `url`.
-  if (over.file && !over.url) delete result.url
-  return result
-}
-
-function isConditional(entry: Record<string, unknown>): boolean {
-  return hasOwn(entry, 'params') || hasOwn(entry, 'headers') || hasOwn(entry, 'response')
-}
-
-function answers(spec: Record<string, unknown>): boolean {
-  return hasOwn(spec, 'file') || hasOwn(spec, 'url') || hasOwn(spec, 'status')
-}
 
 function compileParams(params: unknown): ParamMatcher[] {
   if (!isObject(params)) return []
@@ -223,7 +209,7 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
   const value = route[method]
   const routeSpec = responseOf(route)
   const entries: Record<string, unknown>[] = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : []
-  let defaultSpec: ResponseSpec | undefined = answers(route) ? routeSpec : undefined
+  let defaultSpec: ResponseSpec | undefined = answersAlone(route) ? routeSpec : undefined
   if (value && typeof value === 'object' && FILE_TAG in value) {
     defaultSpec = overlay(routeSpec, { headers: {}, file: (value as TaggedFile).ref })
   }
@@ -243,7 +229,7 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
     if (Array.isArray(entry.response)) {
       sequence = entry.response.filter(isObject).map((item) => {
         const spec = overlay(response, responseOf(item))
-        return { ...spec, repeat: typeof item.repeat === 'number' && item.repeat > 0 ? item.repeat : 1 }
+        return { ...spec, repeat: repeatOf(item) }
       })
     }
     conditionals.push({
@@ -254,7 +240,7 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
       params: compileParams(entry.params),
       headers: compileHeaders(entry.headers),
       sequence,
-      cycle: sequence ? sequence.reduce((sum, step) => sum + step.repeat, 0) : 0,
+      repeats: sequence?.map((step) => step.repeat),
     })
   })
   if (!defaultSpec && conditionals.length === 0) return undefined
@@ -266,7 +252,6 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
       response: defaultSpec,
       params: [],
       headers: [],
-      cycle: 0,
     },
     conditionals,
     index: indexLiterals(conditionals),
@@ -378,7 +363,7 @@ function applyOverride(resolved: ResolvedRoute, override: Record<string, unknown
   const methods = resolved.methods ?? new Map(METHOD_KEYS.map((method) => [method, { route: resolved.view, layers: [] }] as [string, MethodSource]))
   resolved.methods = methods
   // A route-level `file`, `url` or `status` answers every method.
-  if (answers(override)) {
+  if (answersAlone(override)) {
     for (const method of METHOD_KEYS) methods.set(method, { route: override, layers: [] })
     resolved.view = override
     return

@@ -1,4 +1,5 @@
 import type { Candidate } from './compile-routes.js'
+import { sequenceItemAt } from './routes-model.js'
 
 /**
  * Sequence positions (`response` arrays), per session and per route/method/entry. Items are
@@ -24,13 +25,7 @@ export function createSequenceState(): SequenceState {
       if (!counts) sessions.set(session, (counts = new Map()))
       const count = counts.get(key) ?? 0
       counts.set(key, count + 1)
-      let position = count % candidate.cycle
-      const steps = candidate.sequence!
-      for (let i = 0; i < steps.length; i++) {
-        position -= steps[i]!.repeat
-        if (position < 0) return i
-      }
-      return steps.length - 1
+      return sequenceItemAt(count, candidate.repeats!)
     },
     counts(session) {
       return sessions.get(session) ?? new Map()

@@ -3,6 +3,7 @@ import type { RequestRecord } from '../harness/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
 import type { Instance } from '../node/instance.js'
 import { countOf } from '../core/count.js'
+import { sequenceItemAt } from '../core/routes-model.js'
 
 /**
  * A request as the dashboard's list shows it: the record without its headers and bodies (those
@@ -94,18 +95,6 @@ function mergeMethods(entries: Json[]): Json[] {
   return [...rows.values()]
 }
 
-/** The item a sequence serves after `count` requests (the rule of `createSequenceState`). */
-function itemAt(count: number, repeats: number[]): number {
-  const cycle = repeats.reduce((sum, r) => sum + r, 0)
-  if (cycle === 0) return 0
-  let position = count % cycle
-  for (let i = 0; i < repeats.length; i++) {
-    position -= repeats[i]!
-    if (position < 0) return i
-  }
-  return repeats.length - 1
-}
-
 /**
  * The route table a session sees (docs/behaviour.md, "The dashboard"): each route with its
  * methods and entries, their conditions, sequence positions for that session, which routes come
@@ -152,7 +141,7 @@ export function dashboardRoutes(instance: Instance, session = '') {
           const served = counts.get(`${route.key} ${method} ${candidate.label}`) ?? 0
           item.sequence = candidate.sequence.map((step) => ({ file: step.file?.name ?? null, url: step.url ?? null, status: step.status ?? 200, repeat: step.repeat }))
           item.served = served
-          item.next = itemAt(served, candidate.sequence.map((step) => step.repeat))
+          item.next = sequenceItemAt(served, candidate.repeats!)
         }
         entries.push(item)
       }
