@@ -2,8 +2,7 @@ import { compileCondition, compilePattern, type Condition } from './compile-cond
 import { toPointer } from './errors.js'
 import { indexLiterals, type LiteralIndex } from './literal-index.js'
 import { parsePath } from './parse-request.js'
-import { answersAlone, isConditional, overlay, repeatOf, SCHEMA_KEY } from './routes-model.js'
-import { ROUTE_KEYS } from './validate-routes.js'
+import { answersAlone, isConditional, overlay, repeatOf, ROUTE_KEYS, SCHEMA_KEY } from './routes-model.js'
 import { METHOD_KEYS, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
 
 /** A data file and the folder (or plugin) that supplied it. */

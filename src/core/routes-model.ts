@@ -7,6 +7,16 @@
  */
 import { METHOD_KEYS, type MethodKey } from './types.js'
 
+export const HEADER_KEYS = ['responseHeader', 'responseHeaders'] as const
+/** The fields that shape an answer, wherever an answer is written (route, entry, sequence item). */
+export const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS] as const
+/** The keys a route may hold (the others are warned about, and ignored). */
+export const ROUTE_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS])
+/** The keys an entry of a method may hold. */
+export const ENTRY_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, 'params', 'headers', 'response'])
+/** The keys a sequence item may hold. */
+export const ITEM_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, 'repeat'])
+
 /** JSON pointer tokens: `['v1/users', 'get', 2, 'response', 0]`. */
 export type Path = Array<string | number>
 type Json = Record<string, unknown>
