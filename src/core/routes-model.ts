@@ -137,31 +137,42 @@ export function entriesOf(value: unknown, methodPath: Path): Array<{ entry: unkn
 /** The top-level key a routes file may carry for editors (`"$schema": "..."`); never a route. */
 export const SCHEMA_KEY = '$schema'
 
-/** An answer's fields, each with the pointer tokens of the object it was inherited from. */
+/** A field's value and the pointer tokens of where it is written. */
+export interface Sourced<T> {
+  readonly value: T
+  readonly path: Path
+}
+
+/** An answer's fields, each with where it was inherited from; header names lower case. */
 export interface SourcedFields {
-  file?: { value: string; path: Path }
-  url?: { value: string; path: Path }
-  status?: { value: number; path: Path }
-  latency?: { value: number; path: Path }
+  file?: Sourced<string>
+  url?: Sourced<string>
+  status?: Sourced<number>
+  latency?: Sourced<number>
+  headers?: Record<string, Sourced<string>>
 }
 
 /** One answer a method can give, as written: its default, a conditional entry, or a sequence item. */
 export interface ModelAnswer {
   /** `default`, or the entry's label (`get`, `get[2]`), with `.response[n]` for an item. */
   readonly label: string
-  /** Pointer tokens of the object the answer comes from. */
+  /** Pointer tokens of the object the answer comes from (for a default: the last one laid over it). */
   readonly path: Path
-  /** The object itself (the route, a method's entry, a sequence item); for a method's file name, none. */
-  readonly object?: Json
   readonly fields: SourcedFields
 }
 
 function sourcedFields(object: Json, path: Path): SourcedFields {
   const fields: SourcedFields = {}
-  if (typeof object.file === 'string') fields.file = { value: object.file, path }
-  if (typeof object.url === 'string') fields.url = { value: object.url, path }
-  if (typeof object.status === 'number') fields.status = { value: object.status, path }
-  if (typeof object.latency === 'number') fields.latency = { value: object.latency, path }
+  if (typeof object.file === 'string') fields.file = { value: object.file, path: [...path, 'file'] }
+  if (typeof object.url === 'string') fields.url = { value: object.url, path: [...path, 'url'] }
+  if (typeof object.status === 'number') fields.status = { value: object.status, path: [...path, 'status'] }
+  if (typeof object.latency === 'number') fields.latency = { value: object.latency, path: [...path, 'latency'] }
+  for (const key of HEADER_KEYS) {
+    const headers = object[key]
+    if (!isPlainObject(headers)) continue
+    fields.headers ??= {}
+    for (const [name, value] of Object.entries(headers)) fields.headers[name.toLowerCase()] = { value: String(value), path: [...path, key, name] }
+  }
   return fields
 }
 
@@ -169,12 +180,12 @@ function sourcedFields(object: Json, path: Path): SourcedFields {
  * Every answer one method of a route can give, with inheritance applied as the engine applies
  * it: the default (the route's fields, then a method file name, then each plain entry laid over
  * it, field by field), then each conditional entry (its own fields, and the route's `latency`),
- * or each of its sequence items laid over the entry. Response headers are left to the readers.
+ * or each of its sequence items laid over the entry.
  */
 export function answersOf(route: Json, key: string, method: MethodKey): ModelAnswer[] {
   const value = route[method]
   const routeFields = sourcedFields(route, [key])
-  let defaults: ModelAnswer | undefined = answersAlone(route) ? { label: 'default', path: [key], object: route, fields: routeFields } : undefined
+  let defaults: ModelAnswer | undefined = answersAlone(route) ? { label: 'default', path: [key], fields: routeFields } : undefined
   if (typeof value === 'string') {
     defaults = { label: 'default', path: [key, method], fields: overlay(routeFields, { file: { value, path: [key, method] } }) }
   }
@@ -183,16 +194,17 @@ export function answersOf(route: Json, key: string, method: MethodKey): ModelAns
     if (!isPlainObject(entry)) continue
     const own = sourcedFields(entry, path)
     if (!isConditional(entry)) {
-      defaults = { label: 'default', path: hasOwn(route, method) ? [key, method] : [key], object: entry, fields: overlay(defaults?.fields ?? routeFields, own) }
+      defaults = { label: 'default', path, fields: overlay(defaults?.fields ?? routeFields, own) }
       continue
     }
     const label = index === undefined ? method : `${method}[${index}]`
     const fields: SourcedFields = own.latency === undefined && routeFields.latency ? { ...own, latency: routeFields.latency } : own
     if (Array.isArray(entry.response)) {
       entry.response.forEach((item, n) => {
-        if (isPlainObject(item)) conditional.push({ label: `${label}.response[${n}]`, path: [...path, 'response', n], object: item, fields: overlay(fields, sourcedFields(item, [...path, 'response', n])) })
+        const itemPath = [...path, 'response', n]
+        if (isPlainObject(item)) conditional.push({ label: `${label}.response[${n}]`, path: itemPath, fields: overlay(fields, sourcedFields(item, itemPath)) })
       })
-    } else conditional.push({ label, path, object: entry, fields })
+    } else conditional.push({ label, path, fields })
   }
   return defaults ? [defaults, ...conditional] : conditional
 }
