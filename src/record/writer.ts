@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises'
 import { join, resolve } from 'node:path'
 import { compileRoutes, methodOf, type CompiledMethod, type RouteTable } from '../core/compile-routes.js'
 import { matchEntry } from '../core/match-entry.js'
-import { isConditional } from '../core/routes-model.js'
+import { isConditional, takesBodyParams } from '../core/routes-model.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { memoryFiles } from '../core/memory-files.js'
 import { isFormBody, loadFormParser } from '../core/form-parser.js'
@@ -109,7 +109,6 @@ const MAX_FIELDS = 200
 const MAX_VALUE = 1000
 const MAX_SECRETS = 1000
 const REDACTED = '[redacted]'
-const QUERY_METHODS = new Set(['GET', 'HEAD', 'DELETE'])
 const ABSENT = '\u0000absent'
 /**
  * Query parameters that only defeat caches (jQuery's `_`, ExtJS's `_dc`, the usual timestamps):
@@ -406,7 +405,8 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   async function valuesOf(exchange: RecordedExchange, url: URL, secrets: Set<string>): Promise<Map<string, ParamValue>> {
     const values = new Map<string, ParamValue>()
     const method = exchange.method.toUpperCase()
-    if (!QUERY_METHODS.has(method)) {
+    // The body's params only where the engine reads them (the routes model's rule).
+    if (takesBodyParams(method)) {
       const type = exchange.requestHeaders.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? null
       if (isFormBody(type)) await loadFormParser()
       try {
