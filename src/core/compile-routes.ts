@@ -2,7 +2,7 @@ import { compileCondition, compilePattern, type Condition } from './compile-cond
 import { toPointer } from './errors.js'
 import { indexLiterals, type LiteralIndex } from './literal-index.js'
 import { parsePath } from './parse-request.js'
-import { answersAlone, isConditional, overlay, repeatOf, ROUTE_KEYS, SCHEMA_KEY } from './routes-model.js'
+import { answersAlone, entriesOf, isConditional, overlay, repeatOf, ROUTE_KEYS, SCHEMA_KEY } from './routes-model.js'
 import { METHOD_KEYS, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
 
 /** A data file and the folder (or plugin) that supplied it. */
@@ -207,19 +207,19 @@ function compileHeaders(headers: unknown): Condition[] {
 function compileMethod(routeKey: string, route: Record<string, unknown>, method: string): CompiledMethod | undefined {
   const value = route[method]
   const routeSpec = responseOf(route)
-  const entries: Record<string, unknown>[] = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : []
   let defaultSpec: ResponseSpec | undefined = answersAlone(route) ? routeSpec : undefined
   if (value && typeof value === 'object' && FILE_TAG in value) {
     defaultSpec = overlay(routeSpec, { headers: {}, file: (value as TaggedFile).ref })
   }
   const conditionals: Candidate[] = []
-  const basePath = Array.isArray(value) ? null : [routeKey, method]
-  entries.forEach((entry, index) => {
-    const pointer = toPointer(basePath ?? [routeKey, method, index])
-    const label = Array.isArray(value) ? `${method}[${index}]` : method
+  for (const { entry, path, index } of entriesOf(value, [routeKey, method])) {
+    // A method's file name is tagged (an object): never an entry.
+    if (!isObject(entry)) continue
+    const pointer = toPointer(path)
+    const label = index === undefined ? method : `${method}[${index}]`
     if (!isConditional(entry)) {
       defaultSpec = overlay(defaultSpec ?? routeSpec, responseOf(entry))
-      return
+      continue
     }
     const own = responseOf(entry)
     const response: ResponseSpec = { ...own }
@@ -241,7 +241,7 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
       sequence,
       repeats: sequence?.map((step) => step.repeat),
     })
-  })
+  }
   if (!defaultSpec && conditionals.length === 0) return undefined
   return {
     default: defaultSpec && {
