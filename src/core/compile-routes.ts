@@ -39,6 +39,8 @@ export interface Candidate {
   readonly response: ResponseSpec
   readonly params: ParamMatcher[]
   readonly headers: Condition[]
+  /** The entry's `params` and `headers` as written, for views (the dashboard); absent for the default. */
+  readonly written?: { readonly params?: unknown; readonly headers?: unknown }
   readonly sequence?: SequenceStep[]
   /** The repeats of the sequence's items (`sequenceItemAt` picks the item a count reaches). */
   readonly repeats?: readonly number[]
@@ -238,6 +240,7 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
       response,
       params: compileParams(entry.params),
       headers: compileHeaders(entry.headers),
+      written: { params: entry.params, headers: entry.headers },
       sequence,
       repeats: sequence?.map((step) => step.repeat),
     })

@@ -69,19 +69,6 @@ export function dashboardState(instance: Instance) {
 
 type Json = Record<string, unknown>
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** The configured entry behind a candidate label (`default`, `get`, `get[2]`) of a route. */
-function entryConfig(route: Json, label: string): Json | undefined {
-  const indexed = /^([a-z]+)\[(\d+)\]$/.exec(label)
-  if (indexed) {
-    const list = route[indexed[1]!]
-    return Array.isArray(list) && isObject(list[Number(indexed[2])]) ? (list[Number(indexed[2])] as Json) : undefined
-  }
-  const value = route[label]
-  return isObject(value) ? value : undefined
-}
-
 /** One row for entries that answer several methods alike (a route-level `file`): `GET, POST, PUT`. */
 function mergeMethods(entries: Json[]): Json[] {
   const rows = new Map<string, Json>()
@@ -103,13 +90,11 @@ function mergeMethods(entries: Json[]): Json[] {
 export function dashboardRoutes(instance: Instance, session = '') {
   const { engine, overrides, sessionOverrides, overriddenSessions } = instance.inspect(session)
   const table = engine.table
-  const config = table.config as Record<string, Json>
   const counts = engine.sequenceCounts(session)
   const keysOf = (layers: RoutesConfig[]) => [...new Set(layers.flatMap((layer) => Object.keys(layer)))]
   const everyone = keysOf(overrides)
   const own = keysOf(sessionOverrides)
   const routes = table.routes.map((route) => {
-    const raw = config[route.key] ?? {}
     const methods: string[] = []
     const entries: Json[] = []
     for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']) {
@@ -123,7 +108,7 @@ export function dashboardRoutes(instance: Instance, session = '') {
       methods.push(method)
       const candidates = [...(compiled.default ? [compiled.default] : []), ...compiled.conditionals]
       for (const candidate of candidates) {
-        const entry = candidate.conditional ? entryConfig(raw, candidate.label) : undefined
+        const entry = candidate.written
         const response = candidate.response
         const item: Json = {
           method,
