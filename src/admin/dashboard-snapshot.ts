@@ -4,6 +4,7 @@ import type { RoutesConfig } from '../core/types.js'
 import type { Instance } from '../config/instance.js'
 import { countOf } from '../core/count.js'
 import { DEFAULT_BODY_LIMIT, DEFAULT_LOG_LIMIT } from '../core/defaults.js'
+import { sequenceItemAt } from '../core/routes-model.js'
 
 /**
  * A request as the dashboard's list shows it: the record without its headers and bodies (those
@@ -69,19 +70,6 @@ export function dashboardState(instance: Instance) {
 
 type Json = Record<string, unknown>
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
-
-/** The configured entry behind a candidate label (`default`, `get`, `get[2]`) of a route. */
-function entryConfig(route: Json, label: string): Json | undefined {
-  const indexed = /^([a-z]+)\[(\d+)\]$/.exec(label)
-  if (indexed) {
-    const list = route[indexed[1]!]
-    return Array.isArray(list) && isObject(list[Number(indexed[2])]) ? (list[Number(indexed[2])] as Json) : undefined
-  }
-  const value = route[label]
-  return isObject(value) ? value : undefined
-}
-
 /** One row for entries that answer several methods alike (a route-level `file`): `GET, POST, PUT`. */
 function mergeMethods(entries: Json[]): Json[] {
   const rows = new Map<string, Json>()
@@ -95,18 +83,6 @@ function mergeMethods(entries: Json[]): Json[] {
   return [...rows.values()]
 }
 
-/** The item a sequence serves after `count` requests (the rule of `createSequenceState`). */
-function itemAt(count: number, repeats: number[]): number {
-  const cycle = repeats.reduce((sum, r) => sum + r, 0)
-  if (cycle === 0) return 0
-  let position = count % cycle
-  for (let i = 0; i < repeats.length; i++) {
-    position -= repeats[i]!
-    if (position < 0) return i
-  }
-  return repeats.length - 1
-}
-
 /**
  * The route table a session sees (docs/behaviour.md, "The dashboard"): each route with its
  * methods and entries, their conditions, sequence positions for that session, which routes come
@@ -115,13 +91,11 @@ function itemAt(count: number, repeats: number[]): number {
 export function dashboardRoutes(instance: Instance, session = '') {
   const { engine, overrides, sessionOverrides, overriddenSessions } = instance.inspect(session)
   const table = engine.table
-  const config = table.config as Record<string, Json>
   const counts = engine.sequenceCounts(session)
   const keysOf = (layers: RoutesConfig[]) => [...new Set(layers.flatMap((layer) => Object.keys(layer)))]
   const everyone = keysOf(overrides)
   const own = keysOf(sessionOverrides)
   const routes = table.routes.map((route) => {
-    const raw = config[route.key] ?? {}
     const methods: string[] = []
     const entries: Json[] = []
     for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']) {
@@ -135,7 +109,7 @@ export function dashboardRoutes(instance: Instance, session = '') {
       methods.push(method)
       const candidates = [...(compiled.default ? [compiled.default] : []), ...compiled.conditionals]
       for (const candidate of candidates) {
-        const entry = candidate.conditional ? entryConfig(raw, candidate.label) : undefined
+        const entry = candidate.written
         const response = candidate.response
         const item: Json = {
           method,
@@ -153,7 +127,7 @@ export function dashboardRoutes(instance: Instance, session = '') {
           const served = counts.get(`${route.key} ${method} ${candidate.label}`) ?? 0
           item.sequence = candidate.sequence.map((step) => ({ file: step.file?.name ?? null, url: step.url ?? null, status: step.status ?? 200, repeat: step.repeat }))
           item.served = served
-          item.next = itemAt(served, candidate.sequence.map((step) => step.repeat))
+          item.next = sequenceItemAt(served, candidate.repeats!)
         }
         entries.push(item)
       }

@@ -6,17 +6,19 @@ import { normalizePath } from '../core/compile-routes.js'
 import { toPointer } from '../core/errors.js'
 import { parsePath } from '../core/parse-request.js'
 import { contentTypeOf } from '../core/build-response.js'
-import { METHOD_KEYS } from '../core/types.js'
+import { METHOD_KEYS, type MethodKey } from '../core/types.js'
+import { answersOf as modelAnswers } from '../core/routes-model.js'
 import type { CheckEntry } from './problem.js'
 import { DOCUMENT_LIMIT, DocumentError, documentOptions, readRegularFile } from './read-document.js'
 
 type Path = Array<string | number>
 type Json = Record<string, unknown>
 
+const has = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
+
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
-const has = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
 
 const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const
 /** The methods a route's own `file`/`url`/`status` answers (HEAD answers as GET). */
@@ -375,68 +377,20 @@ interface Answer {
   statusPath?: Path
 }
 
-function headerContentType(object: Json): string | undefined {
-  for (const key of ['responseHeader', 'responseHeaders']) {
-    const headers = object[key]
-    if (!isObject(headers)) continue
-    for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'content-type') return String(value)
-  }
-  return undefined
-}
-
-type Fields = Omit<Answer, 'status'> & { status?: number; statusPath?: Path }
-
-function fieldsOf(object: Json, path: Path): Fields {
-  const fields: Fields = { path }
-  if (typeof object.file === 'string') {
-    fields.file = object.file
-    fields.filePath = [...path, 'file']
-  }
-  if (typeof object.url === 'string') fields.url = object.url
-  if (typeof object.status === 'number') {
-    fields.status = object.status
-    fields.statusPath = [...path, 'status']
-  }
-  const type = headerContentType(object)
-  if (type) fields.contentType = type
-  return fields
-}
-
-/** Field-by-field override, as the engine's: a more specific `file` replaces an inherited `url`. */
-function overlay(base: Fields, over: Fields): Fields {
-  const result: Fields = { ...base }
-  for (const key of Object.keys(over) as Array<keyof Fields>) if (over[key] !== undefined) (result as Record<string, unknown>)[key] = over[key]
-  if (over.file && !over.url) delete result.url
-  return result
-}
-
-const finish = (fields: Fields): Answer => ({ ...fields, status: fields.status ?? 200 })
-
-/** Every answer a method of a route can give: its default, its entries, their sequence items. */
+/** What a method of a route answers, by the routes model's inheritance (`answersOf`). */
 function answersOf(route: Json, key: string, method: string): Answer[] {
-  const answers: Answer[] = []
-  const value = route[method]
-  const routeFields = fieldsOf(route, [key])
-  let defaults: Fields | undefined = has(route, 'file') || has(route, 'url') || has(route, 'status') ? routeFields : undefined
-  if (typeof value === 'string') defaults = overlay(routeFields, { path: [key, method], file: value, filePath: [key, method] })
-  const list = Array.isArray(value) ? value : isObject(value) ? [value] : []
-  const conditional: Answer[] = []
-  list.forEach((entry, index) => {
-    if (!isObject(entry)) return
-    const path: Path = Array.isArray(value) ? [key, method, index] : [key, method]
-    const own = fieldsOf(entry, path)
-    if (!has(entry, 'params') && !has(entry, 'headers') && !has(entry, 'response')) {
-      defaults = overlay(defaults ?? routeFields, own)
-      return
+  return modelAnswers(route, key, method as MethodKey).map(({ path, fields }) => {
+    const answer: Answer = { path, status: fields.status?.value ?? 200 }
+    if (fields.file) {
+      answer.file = fields.file.value
+      answer.filePath = fields.file.path
     }
-    if (Array.isArray(entry.response)) {
-      entry.response.forEach((item, n) => {
-        if (isObject(item)) conditional.push(finish(overlay(own, fieldsOf(item, [...path, 'response', n]))))
-      })
-    } else conditional.push(finish(own))
+    if (fields.url) answer.url = fields.url.value
+    if (fields.status) answer.statusPath = fields.status.path
+    const type = fields.headers?.['content-type']
+    if (type) answer.contentType = type.value
+    return answer
   })
-  if (defaults) answers.push(finish(defaults))
-  return [...answers, ...conditional]
 }
 
 /** The response object an operation declares for a status: exact, then `2XX`, then `default`. */

@@ -1,18 +1,8 @@
 import { normalizePath } from '../core/compile-routes.js'
 import { toPointer, type ConfigProblem } from '../core/errors.js'
-import { METHOD_KEYS } from '../core/types.js'
-
-type Path = Array<string | number>
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
+import { entriesOf, isConditional, isPlainObject as isObject, patternFlags, SCHEMA_KEY, walkRoutes, type Path } from '../core/routes-model.js'
 
 const has = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
-
-function isConditional(entry: Record<string, unknown>): boolean {
-  return has(entry, 'params') || has(entry, 'headers') || has(entry, 'response')
-}
 
 /** JSON with sorted keys, so that two equal objects give the same text. */
 function stable(value: unknown): string {
@@ -30,8 +20,7 @@ function stable(value: unknown): string {
 function normalCondition(condition: unknown): unknown {
   if (Array.isArray(condition)) return { set: [...new Set(condition.map((v) => String(v)))].sort() }
   if (isObject(condition) && typeof condition.pattern === 'string') {
-    const flags = typeof condition.flags === 'string' && condition.flags !== '' ? condition.flags.replace(/[gy]/g, '') : 'i'
-    return { pattern: condition.pattern, flags: [...flags].sort().join('') }
+    return { pattern: condition.pattern, flags: [...patternFlags(condition.flags)].sort().join('') }
   }
   if (isObject(condition)) return { object: condition }
   return String(condition)
@@ -47,8 +36,6 @@ function signature(entry: Record<string, unknown>): string {
 }
 
 const EMPTY = signature({})
-
-const label = (method: string, index: number | undefined) => (index === undefined ? method : `${method}[${index}]`)
 
 /**
  * Finds configuration that can never take effect in one routes file (docs/behaviour.md,
@@ -94,7 +81,7 @@ export function findDeadConfig(
     }
   }
 
-  const keys = Object.keys(routes).filter((k) => k !== '$schema' && isObject(routes[k]))
+  const keys = Object.keys(routes).filter((k) => k !== SCHEMA_KEY && isObject(routes[k]))
   const shapeOf = (key: string) =>
     normalizePath(key)
       .split('/')
@@ -110,47 +97,44 @@ export function findDeadConfig(
     }
   })
 
-  for (const key of keys) {
-    const route = routes[key] as Record<string, unknown>
-    ignoredFile(route, [key])
-    for (const method of METHOD_KEYS) {
-      const value = route[method]
-      if (!Array.isArray(value) && !isObject(value)) continue
-      const list = Array.isArray(value) ? value : [value]
-      const indexOf = (i: number) => (Array.isArray(value) ? i : undefined)
-      const pathOf = (i: number): Path => (Array.isArray(value) ? [key, method, i] : [key, method])
-      const entries = list.map((entry, i) => ({ entry, i })).filter((e): e is { entry: Record<string, unknown>; i: number } => isObject(e.entry))
+  walkRoutes(routes, {
+    route(_key, route, path) {
+      if (isObject(route)) ignoredFile(route, path)
+    },
+    method(method, value, methodPath) {
+      const label = (index: number | undefined) => (index === undefined ? method : `${method}[${index}]`)
+      const entries = entriesOf(value, methodPath).filter((e): e is { entry: Record<string, unknown>; path: Path; index: number | undefined } => isObject(e.entry))
       // Empty objects set nothing (and stand for values the loader refused).
       const plain = entries.filter((e) => !isConditional(e.entry) && Object.keys(e.entry).length > 0)
       const conditional = entries.filter((e) => isConditional(e.entry))
-      for (const { entry, i } of entries) {
-        ignoredFile(entry, pathOf(i))
-        if (Array.isArray(entry.response)) entry.response.forEach((item, n) => isObject(item) && ignoredFile(item, [...pathOf(i), 'response', n]))
+      for (const { entry, path } of entries) {
+        ignoredFile(entry, path)
+        if (Array.isArray(entry.response)) entry.response.forEach((item, n) => isObject(item) && ignoredFile(item, [...path, 'response', n]))
       }
       const signatures = conditional.map((e) => signature(e.entry))
-      conditional.forEach(({ i }, n) => {
+      conditional.forEach(({ path, index }, n) => {
         const twin = signatures.findIndex((s, m) => m > n && s === signatures[n])
         if (twin >= 0) {
-          const other = label(method, indexOf(conditional[twin]!.i))
-          report('unreachable', pathOf(i), `${label(method, indexOf(i))} is never chosen: ${other} has the same conditions and wins ties by coming later`, `Remove one of them, or make their params or headers differ.`)
+          const other = label(conditional[twin]!.index)
+          report('unreachable', path, `${label(index)} is never chosen: ${other} has the same conditions and wins ties by coming later`, `Remove one of them, or make their params or headers differ.`)
         }
       })
       const open = conditional.find((_, n) => signatures[n] === EMPTY)
       if (open) {
-        for (const { i } of plain) {
-          report('unreachable', pathOf(i), `${label(method, indexOf(i))} sets the default answer of ${method.toUpperCase()}, which is never chosen: ${label(method, indexOf(open.i))} has no conditions and wins ties by coming later`, `Remove ${label(method, indexOf(i))}, or give ${label(method, indexOf(open.i))} params or headers.`)
+        for (const { path, index } of plain) {
+          report('unreachable', path, `${label(index)} sets the default answer of ${method.toUpperCase()}, which is never chosen: ${label(open.index)} has no conditions and wins ties by coming later`, `Remove ${label(index)}, or give ${label(open.index)} params or headers.`)
         }
       }
-      plain.forEach(({ entry, i }, n) => {
+      plain.forEach(({ entry, path, index }, n) => {
         for (const field of ['file', 'url', 'status', 'latency']) {
           if (!has(entry, field)) continue
           const later = plain.slice(n + 1).find((p) => has(p.entry, field))
           if (later) {
-            report('unreachable', [...pathOf(i), field], `"${field}" of ${label(method, indexOf(i))} is never used: ${label(method, indexOf(later.i))}, a later entry without conditions, sets it again`, `Remove one of them, or give ${label(method, indexOf(i))} params or headers.`)
+            report('unreachable', [...path, field], `"${field}" of ${label(index)} is never used: ${label(later.index)}, a later entry without conditions, sets it again`, `Remove one of them, or give ${label(index)} params or headers.`)
           }
         }
       })
-    }
-  }
+    },
+  })
   return found
 }

@@ -7,6 +7,7 @@ import { BUNDLED_CONFIG, findLocalMocks, parseJsonFile, readRoutes, resolveConfi
 import type { RequestHandler } from 'msw'
 import type { MockyardOptions } from '../config/options.js'
 import { readTextFile } from '../config/read-text.js'
+import { takesBodyParams } from '../core/routes-model.js'
 import { findDeadConfig } from './find-dead-config.js'
 import { createLineFinder } from './find-line.js'
 import { displayPath, type CheckEntry, type CheckKind, type CheckReport } from './problem.js'
@@ -180,7 +181,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
  */
 async function answeredByHandlers(handlers: RequestHandler[], method: string, path: string): Promise<boolean> {
   const { getResponse } = await import('msw')
-  const body = ['POST', 'PUT', 'PATCH'].includes(method) ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}
+  const body = takesBodyParams(method) ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}
   try {
     return (await getResponse(handlers, new Request(new URL(path, 'http://localhost'), { method, ...body }))) !== undefined
   } catch {

@@ -1,4 +1,5 @@
 import { isSecretHeader, preview, REDACTED } from './redact.js'
+import { patternFlags } from './routes-model.js'
 import type { ParamCondition, PatternCondition } from './types.js'
 
 /** What a condition makes of a request: counts of hits and misses, or `OUT` (different). */
@@ -33,6 +34,11 @@ export interface Condition {
    * secret header's values are never shown, neither the request's nor the configured one.
    */
   explain(value: unknown): string
+  /**
+   * The text a plain scalar condition (`"open"`, `37`, `true`) compares with: the one kind of
+   * condition a value either equals or is out by, so the literal index can pick entries by it.
+   */
+  readonly literal?: string
 }
 
 /** The `explain` of a condition: the request's value and the configured one, bounded in length. */
@@ -45,7 +51,7 @@ function isPattern(value: unknown): value is PatternCondition {
 }
 
 /** The text form every scalar is compared by: `1`, `"1"` and `?a=1` are all `"1"`. */
-function textOf(value: unknown): string | undefined {
+export function textOf(value: unknown): string | undefined {
   if (value === null) return 'null'
   switch (typeof value) {
     case 'string':
@@ -96,8 +102,7 @@ function valuesOf(value: unknown): unknown[] {
  * stateful flags `g` and `y` are dropped so that one RegExp can be reused for every request.
  */
 export function compilePattern(condition: PatternCondition): RegExp {
-  const flags = condition.flags ?? ''
-  return new RegExp(condition.pattern, flags === '' ? 'i' : flags.replace(/[gy]/g, ''))
+  return new RegExp(condition.pattern, patternFlags(condition.flags))
 }
 
 /** A condition from its parts: the explanation follows from the kind, key and expected value. */
@@ -158,10 +163,11 @@ export function compileCondition(key: string, condition: ParamCondition, kind: C
     })
   }
   const text = textOf(condition) ?? ''
-  return conditionOf(kind, key, expected, (value) => {
+  const scalar = conditionOf(kind, key, expected, (value) => {
     if (value === undefined) return MISS
     if (!Array.isArray(value)) return textOf(value) === text ? HIT : OUT
     for (const v of value) if (textOf(v) === text) return HIT
     return OUT
   })
+  return { ...scalar, literal: text }
 }

@@ -1,7 +1,8 @@
 import { compileCondition, compilePattern, type Condition } from './compile-condition.js'
 import { toPointer } from './errors.js'
+import { indexLiterals, type LiteralIndex } from './literal-index.js'
 import { parsePath } from './parse-request.js'
-import { ROUTE_KEYS, SCHEMA_KEY } from './validate-routes.js'
+import { answersAlone, entriesOf, isConditional, overlay, repeatOf, ROUTE_KEYS, SCHEMA_KEY } from './routes-model.js'
 import { METHOD_KEYS, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
 
 /** A data file and the folder (or plugin) that supplied it. */
@@ -38,14 +39,18 @@ export interface Candidate {
   readonly response: ResponseSpec
   readonly params: ParamMatcher[]
   readonly headers: Condition[]
+  /** The entry's `params` and `headers` as written, for views (the dashboard); absent for the default. */
+  readonly written?: { readonly params?: unknown; readonly headers?: unknown }
   readonly sequence?: SequenceStep[]
-  /** Sum of the sequence's repeats: the length of one cycle. */
-  readonly cycle: number
+  /** The repeats of the sequence's items (`sequenceItemAt` picks the item a count reaches). */
+  readonly repeats?: readonly number[]
 }
 
 export interface CompiledMethod {
   readonly default?: Candidate
   readonly conditionals: Candidate[]
+  /** The literal conditions of `conditionals`, indexed (many entries only): see literal-index.ts. */
+  readonly index?: LiteralIndex
 }
 
 export interface CompiledRoute {
@@ -179,21 +184,6 @@ function responseOf(object: Record<string, unknown>): ResponseSpec {
   return spec
 }
 
-/** Field-by-field override: `over`'s fields win, headers merge by name. */
-function overlay(base: ResponseSpec, over: ResponseSpec): ResponseSpec {
-  const result: ResponseSpec = { ...base, ...over, headers: { ...base.headers, ...over.headers } }
-  // `url` wins over `file`, but a more specific `file` replaces an inherited `url`.
-  if (over.file && !over.url) delete result.url
-  return result
-}
-
-function isConditional(entry: Record<string, unknown>): boolean {
-  return hasOwn(entry, 'params') || hasOwn(entry, 'headers') || hasOwn(entry, 'response')
-}
-
-function answers(spec: Record<string, unknown>): boolean {
-  return hasOwn(spec, 'file') || hasOwn(spec, 'url') || hasOwn(spec, 'status')
-}
 
 function compileParams(params: unknown): ParamMatcher[] {
   if (!isObject(params)) return []
@@ -219,19 +209,19 @@ function compileHeaders(headers: unknown): Condition[] {
 function compileMethod(routeKey: string, route: Record<string, unknown>, method: string): CompiledMethod | undefined {
   const value = route[method]
   const routeSpec = responseOf(route)
-  const entries: Record<string, unknown>[] = Array.isArray(value) ? value.filter(isObject) : isObject(value) ? [value] : []
-  let defaultSpec: ResponseSpec | undefined = answers(route) ? routeSpec : undefined
+  let defaultSpec: ResponseSpec | undefined = answersAlone(route) ? routeSpec : undefined
   if (value && typeof value === 'object' && FILE_TAG in value) {
     defaultSpec = overlay(routeSpec, { headers: {}, file: (value as TaggedFile).ref })
   }
   const conditionals: Candidate[] = []
-  const basePath = Array.isArray(value) ? null : [routeKey, method]
-  entries.forEach((entry, index) => {
-    const pointer = toPointer(basePath ?? [routeKey, method, index])
-    const label = Array.isArray(value) ? `${method}[${index}]` : method
+  for (const { entry, path, index } of entriesOf(value, [routeKey, method])) {
+    // A method's file name is tagged (an object): never an entry.
+    if (!isObject(entry)) continue
+    const pointer = toPointer(path)
+    const label = index === undefined ? method : `${method}[${index}]`
     if (!isConditional(entry)) {
       defaultSpec = overlay(defaultSpec ?? routeSpec, responseOf(entry))
-      return
+      continue
     }
     const own = responseOf(entry)
     const response: ResponseSpec = { ...own }
@@ -240,7 +230,7 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
     if (Array.isArray(entry.response)) {
       sequence = entry.response.filter(isObject).map((item) => {
         const spec = overlay(response, responseOf(item))
-        return { ...spec, repeat: typeof item.repeat === 'number' && item.repeat > 0 ? item.repeat : 1 }
+        return { ...spec, repeat: repeatOf(item) }
       })
     }
     conditionals.push({
@@ -250,10 +240,11 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
       response,
       params: compileParams(entry.params),
       headers: compileHeaders(entry.headers),
+      written: { params: entry.params, headers: entry.headers },
       sequence,
-      cycle: sequence ? sequence.reduce((sum, step) => sum + step.repeat, 0) : 0,
+      repeats: sequence?.map((step) => step.repeat),
     })
-  })
+  }
   if (!defaultSpec && conditionals.length === 0) return undefined
   return {
     default: defaultSpec && {
@@ -263,9 +254,9 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
       response: defaultSpec,
       params: [],
       headers: [],
-      cycle: 0,
     },
     conditionals,
+    index: indexLiterals(conditionals),
   }
 }
 
@@ -374,7 +365,7 @@ function applyOverride(resolved: ResolvedRoute, override: Record<string, unknown
   const methods = resolved.methods ?? new Map(METHOD_KEYS.map((method) => [method, { route: resolved.view, layers: [] }] as [string, MethodSource]))
   resolved.methods = methods
   // A route-level `file`, `url` or `status` answers every method.
-  if (answers(override)) {
+  if (answersAlone(override)) {
     for (const method of METHOD_KEYS) methods.set(method, { route: override, layers: [] })
     resolved.view = override
     return
@@ -415,7 +406,8 @@ function layeredMethod(compiled: CompiledMethod, layers: readonly ResponseLayer[
     response: layered(c.response, layers),
     sequence: c.sequence?.map((step) => ({ ...layered(step, layers), repeat: step.repeat })),
   })
-  return { default: compiled.default && candidate(compiled.default), conditionals: compiled.conditionals.map(candidate) }
+  // Layers change answers, never conditions: the index still holds.
+  return { default: compiled.default && candidate(compiled.default), conditionals: compiled.conditionals.map(candidate), index: compiled.index }
 }
 
 /** A route whose methods are compiled on first use: loading costs the same for 10 or 5,000 routes. */

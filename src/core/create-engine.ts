@@ -7,6 +7,7 @@ import { isFormBody, loadFormParser, type FormParser } from './form-parser.js'
 import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
 import { buildResponse, createFileTyping, errorResponse, unservedFile, type MockResponse } from './build-response.js'
 import { createSequenceState } from './sequence-state.js'
+import { takesBodyParams } from './routes-model.js'
 import type { Logger } from './types.js'
 
 export interface EngineOptions {
@@ -77,7 +78,6 @@ export interface Engine {
   readonly sequenceSessions: number
 }
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH'])
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
@@ -125,7 +125,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     if (!compiled) return unmatched(url, method)
 
     const values: RequestValues = { query: parseQuery(url.search), headers: request.headers }
-    if (!BODY_METHODS.has(method)) return answer(request, url, method, route, compiled, values, handleOptions)
+    if (!takesBodyParams(method)) return answer(request, url, method, route, compiled, values, handleOptions)
     const body = request.body()
     if (body instanceof Promise) return body.then((bytes) => answerWithBody(request, url, method, route, compiled, values, handleOptions, bytes))
     return answerWithBody(request, url, method, route, compiled, values, handleOptions, body)

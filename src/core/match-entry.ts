@@ -1,4 +1,6 @@
 import type { Candidate, CompiledMethod } from './compile-routes.js'
+import { textOf } from './compile-condition.js'
+import type { LiteralIndex } from './literal-index.js'
 import { lookupPath } from './parse-request.js'
 
 /** The values a request offers to `params` and `headers` conditions. */
@@ -65,6 +67,7 @@ export function scoreCandidate(candidate: Candidate, values: RequestValues, reas
  * Picks the entry that answers a request among a method's candidates: the method's default
  * first, then its conditional entries in config order. Best: most hits, then fewest misses,
  * then the later one in the config (so an entry with no conditions beats the default).
+ * With a literal index (many entries), only the entries the request's value can keep are scored.
  */
 export function matchEntry(method: CompiledMethod, values: RequestValues): Candidate | undefined {
   let best: Candidate | undefined
@@ -73,7 +76,25 @@ export function matchEntry(method: CompiledMethod, values: RequestValues): Candi
     best = method.default
     bestScore = 0
   }
-  for (const candidate of method.conditionals) {
+  const conditionals = method.conditionals
+  const kept = method.index && keptByIndex(method.index, values)
+  if (kept === undefined) {
+    for (const candidate of conditionals) {
+      const score = scoreCandidate(candidate, values)
+      if (score !== undefined && score >= bestScore) {
+        best = candidate
+        bestScore = score
+      }
+    }
+    return best
+  }
+  // The two ascending lists merged: the entries left are scored in config order, as without the index.
+  const [bucket, rest] = kept
+  let i = 0
+  let j = 0
+  while (i < bucket.length || j < rest.length) {
+    const position = j >= rest.length || (i < bucket.length && bucket[i]! < rest[j]!) ? bucket[i++]! : rest[j++]!
+    const candidate = conditionals[position]!
     const score = scoreCandidate(candidate, values)
     if (score !== undefined && score >= bestScore) {
       best = candidate
@@ -81,4 +102,18 @@ export function matchEntry(method: CompiledMethod, values: RequestValues): Candi
     }
   }
   return best
+}
+
+const NONE: readonly number[] = Object.freeze([])
+
+/**
+ * The entries a request can still choose among, by the index: those asking for the text of its
+ * value and those with no literal condition on the key. `undefined` (score them all) when the
+ * key is absent (every entry only misses it) or repeated (any of its values may hit).
+ */
+function keptByIndex(index: LiteralIndex, values: RequestValues): [readonly number[], readonly number[]] | undefined {
+  const value = paramValue(values, index.key, index.tokens)
+  if (value === undefined || Array.isArray(value)) return undefined
+  const text = textOf(value)
+  return [text === undefined ? NONE : (index.byText.get(text) ?? NONE), index.rest]
 }

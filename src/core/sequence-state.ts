@@ -1,4 +1,5 @@
 import type { Candidate } from './compile-routes.js'
+import { sequenceItemAt } from './routes-model.js'
 
 /**
  * Sequence positions (`response` arrays), per session and per route/method/entry. Items are
@@ -21,13 +22,7 @@ export interface SequenceState {
  * the engine serves and what an explanation says comes next.
  */
 export function sequenceItem(candidate: Candidate, count: number): number {
-  let position = count % candidate.cycle
-  const steps = candidate.sequence!
-  for (let i = 0; i < steps.length; i++) {
-    position -= steps[i]!.repeat
-    if (position < 0) return i
-  }
-  return steps.length - 1
+  return sequenceItemAt(count, candidate.repeats!)
 }
 
 export function createSequenceState(): SequenceState {

@@ -1,24 +1,13 @@
 import { toPointer, type ConfigProblem } from './errors.js'
 import { closestKey } from './closest-key.js'
-import { METHOD_KEYS } from './types.js'
+import { ENTRY_KEYS, HEADER_KEYS, isPlainObject, ITEM_KEYS, patternFlags, ROUTE_KEYS, walkRoutes, type Path } from './routes-model.js'
 
-type Path = Array<string | number>
-
-const HEADER_KEYS = ['responseHeader', 'responseHeaders'] as const
-const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS] as const
-/** The keys a route may hold (the others are warned about, and ignored). */
-export const ROUTE_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS])
-const ENTRY_KEYS = new Set<string>([...RESPONSE_KEYS, 'params', 'headers', 'response'])
-const ITEM_KEYS = new Set<string>([...RESPONSE_KEYS, 'repeat'])
+export { ROUTE_KEYS, SCHEMA_KEY } from './routes-model.js'
 
 /** What validating a routes file found: errors stop the load, warnings are logged. */
 export interface RoutesValidation {
   errors: ConfigProblem[]
   warnings: ConfigProblem[]
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /**
@@ -36,9 +25,6 @@ export function isInsideFolder(name: string): boolean {
   }
   return depth > 0
 }
-
-/** The top-level key a routes file may carry for editors (`"$schema": "..."`); never a route. */
-export const SCHEMA_KEY = '$schema'
 
 /**
  * Checks a parsed routes file against the keys and types docs/behaviour.md allows. Every problem is
@@ -89,7 +75,7 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
       return
     }
     try {
-      new RegExp(pattern, flags ? (flags as string).replace(/[gy]/g, '') : 'i')
+      new RegExp(pattern, patternFlags(flags))
     } catch (cause) {
       error([...path, 'pattern'], `invalid regular expression ${JSON.stringify(pattern)} (${(cause as Error).message.replace(/^Invalid regular expression: /, '')})`, 'Fix the regular expression, or escape its special characters to match them literally.')
     }
@@ -171,69 +157,56 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
       const sequence = entry.response
       if (!Array.isArray(sequence) || sequence.length === 0) {
         error([...path, 'response'], 'response must be a non-empty array of response objects', 'Write response as [ { "status": 202 }, { "status": 200, "file": "done.json" } ].')
-      } else {
-        sequence.forEach((item, index) => {
-          const itemPath = [...path, 'response', index]
-          if (!isPlainObject(item)) {
-            error(itemPath, 'a response item must be an object', 'Write it as { "status": 200, "file": "x.json" }.')
-            return
-          }
-          checkUnknown(itemPath, item, ITEM_KEYS, 'a response item')
-          checkResponseFields(itemPath, item)
-          if ('repeat' in item) checkNumber([...itemPath, 'repeat'], item.repeat, 'repeat')
-        })
       }
     }
   }
-
-  for (const [key, route] of Object.entries(routes)) {
-    const path: Path = [key]
-    // Editors' schema reference: allowed and ignored (docs/behaviour.md, "Keys allowed in a routes file").
-    if (key === SCHEMA_KEY && typeof route === 'string') continue
-    if (!isPlainObject(route)) {
-      error(path, 'a route must be an object', 'Write the route as { "file": "x.json" } or with method keys.')
-      continue
+  const checkItem = (path: Path, item: unknown) => {
+    if (!isPlainObject(item)) {
+      error(path, 'a response item must be an object', 'Write it as { "status": 200, "file": "x.json" }.')
+      return
     }
-    if (!/^\/?[^?#\s]*$/.test(key)) {
-      error(path, `"${key}" is not a route path`, 'Write the key as a path without query or spaces, like "v1/users/:id".')
-    }
-    checkUnknown(path, route, ROUTE_KEYS, 'a route')
-    checkResponseFields(path, route)
-    for (const method of METHOD_KEYS) {
-      if (!(method in route)) continue
-      const value = route[method]
-      const methodPath = [...path, method]
-      if (typeof value === 'string') checkFile(methodPath, value)
-      else if (Array.isArray(value)) value.forEach((entry, index) => checkEntry([...methodPath, index], entry))
-      else if (isPlainObject(value)) checkEntry(methodPath, value)
-      else error(methodPath, `${method} must be a file name, an entry object or an array of entries`, `Write ${method} as "x.json", { "file": "x.json" } or [ { ... } ].`)
-    }
+    checkUnknown(path, item, ITEM_KEYS, 'a response item')
+    checkResponseFields(path, item)
+    if ('repeat' in item) checkNumber([...path, 'repeat'], item.repeat, 'repeat')
   }
+
+  walkRoutes(routes, {
+    route(key, route, path) {
+      if (!isPlainObject(route)) {
+        error(path, 'a route must be an object', 'Write the route as { "file": "x.json" } or with method keys.')
+        return
+      }
+      if (!/^\/?[^?#\s]*$/.test(key)) {
+        error(path, `"${key}" is not a route path`, 'Write the key as a path without query or spaces, like "v1/users/:id".')
+      }
+      checkUnknown(path, route, ROUTE_KEYS, 'a route')
+      checkResponseFields(path, route)
+    },
+    method(method, value, path) {
+      if (typeof value === 'string') checkFile(path, value)
+      else if (!Array.isArray(value) && !isPlainObject(value)) {
+        error(path, `${method} must be a file name, an entry object or an array of entries`, `Write ${method} as "x.json", { "file": "x.json" } or [ { ... } ].`)
+      }
+    },
+    entry: (entry, path) => checkEntry(path, entry),
+    item: (item, path) => checkItem(path, item),
+  })
   return { errors, warnings }
 }
 
 /** Every data file a routes file names, with the tokens of its JSON pointer (`toPointer(path)`). */
 export function listFiles(routes: unknown): Array<{ name: string; path: Path }> {
   const found: Array<{ name: string; path: Path }> = []
-  if (!isPlainObject(routes)) return found
-  const fromObject = (object: Record<string, unknown>, path: Path) => {
-    if (typeof object.file === 'string') found.push({ name: object.file, path: [...path, 'file'] })
-    if (Array.isArray(object.response)) {
-      object.response.forEach((item, index) => {
-        if (isPlainObject(item)) fromObject(item, [...path, 'response', index])
-      })
-    }
+  const fileOf = (object: unknown, path: Path) => {
+    if (isPlainObject(object) && typeof object.file === 'string') found.push({ name: object.file, path: [...path, 'file'] })
   }
-  for (const key of Object.keys(routes)) {
-    const route = routes[key]
-    if (!isPlainObject(route)) continue
-    fromObject(route, [key])
-    for (const method of METHOD_KEYS) {
-      const value = route[method]
-      if (typeof value === 'string') found.push({ name: value, path: [key, method] })
-      else if (Array.isArray(value)) value.forEach((entry, index) => isPlainObject(entry) && fromObject(entry, [key, method, index]))
-      else if (isPlainObject(value)) fromObject(value, [key, method])
-    }
-  }
+  walkRoutes(routes, {
+    route: (_key, route, path) => fileOf(route, path),
+    method(_method, value, path) {
+      if (typeof value === 'string') found.push({ name: value, path })
+    },
+    entry: fileOf,
+    item: fileOf,
+  })
   return found
 }

@@ -3,7 +3,9 @@ import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, 
 import { Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { join, resolve } from 'node:path'
-import { compileRoutes, methodOf, type RouteTable } from '../core/compile-routes.js'
+import { compileRoutes, methodOf, type CompiledMethod, type RouteTable } from '../core/compile-routes.js'
+import { matchEntry } from '../core/match-entry.js'
+import { isConditional, takesBodyParams } from '../core/routes-model.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { memoryFiles } from '../core/memory-files.js'
 import { isFormBody, loadFormParser } from '../core/form-parser.js'
@@ -107,7 +109,6 @@ const MAX_FIELDS = 200
 const MAX_VALUE = 1000
 const MAX_SECRETS = 1000
 const REDACTED = '[redacted]'
-const QUERY_METHODS = new Set(['GET', 'HEAD', 'DELETE'])
 const ABSENT = '\u0000absent'
 /**
  * Query parameters that only defeat caches (jQuery's `_`, ExtJS's `_dc`, the usual timestamps):
@@ -404,7 +405,8 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   async function valuesOf(exchange: RecordedExchange, url: URL, secrets: Set<string>): Promise<Map<string, ParamValue>> {
     const values = new Map<string, ParamValue>()
     const method = exchange.method.toUpperCase()
-    if (!QUERY_METHODS.has(method)) {
+    // The body's params only where the engine reads them (the routes model's rule).
+    if (takesBodyParams(method)) {
       const type = exchange.requestHeaders.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? null
       const forms = isFormBody(type) ? await loadFormParser() : undefined
       try {
@@ -699,41 +701,41 @@ function collectJsonSecrets(text: string, redact: Set<string>, secrets: Set<stri
   walk(tree)
 }
 
+/** The written entries of a method, compiled as the engine compiles them (once per `built`). */
+const compiledEntries = new WeakMap<object, CompiledMethod | undefined>()
+
+function compiledOf(built: RouteEntryConfig | RouteEntryConfig[]): CompiledMethod | undefined {
+  if (!compiledEntries.has(built)) {
+    const table = compileRoutes([{ file: '(recorded)', routes: { recorded: { get: built } } as RoutesConfig, files: memoryFiles({}) }])
+    compiledEntries.set(built, table.routes[0]?.methods.get('GET'))
+  }
+  return compiledEntries.get(built)
+}
+
 /**
- * The answer the written entries give a request with these values, as the engine scores them
- * (most hits, then fewest misses, then the later entry), or `undefined` when that answer is a
- * sequence or nothing answers. Only the shapes `buildMethod` writes occur: scalars and lists.
+ * The answer the written entries give a request with these values: the entries compiled and
+ * asked which one answers (the engine's own `matchEntry`), or `undefined` when that answer is a
+ * sequence, several plain entries merged, or nothing.
  */
 function answeredAs(built: RouteEntryConfig | RouteEntryConfig[], values: Map<string, ParamValue>): string | undefined {
-  let best: RouteEntryConfig | undefined
-  let bestScore = -Infinity
-  for (const entry of Array.isArray(built) ? built : [built]) {
-    let hits = 0
-    let misses = 0
-    let out = false
-    for (const [key, condition] of Object.entries(entry.params ?? {})) {
-      const value = values.get(key)
-      if (value === undefined) {
-        misses += Array.isArray(condition) ? condition.length : 1
-        continue
-      }
-      const given = (Array.isArray(value) ? value : [value]).map(String)
-      const wanted = (Array.isArray(condition) ? condition : [condition]).map(String)
-      const found = wanted.filter((w) => given.includes(w)).length
-      if (found === 0 || (!Array.isArray(condition) && found !== 1)) out = true
-      hits += found
-      misses += wanted.length - found
-    }
-    const score = hits * 1_000_000 - misses
-    if (!out && score >= bestScore) {
-      best = entry
-      bestScore = score
-    }
+  const compiled = compiledOf(built)
+  if (!compiled) return undefined
+  // Recorded values are keyed by their param key (a query name or a body path): looked up as a query.
+  const candidate = matchEntry(compiled, { query: values as Map<string, string | string[]>, headers: NO_HEADERS })
+  if (!candidate || candidate.sequence) return undefined
+  const entries = Array.isArray(built) ? built : [built]
+  let entry: RouteEntryConfig | undefined
+  if (candidate.conditional) entry = Array.isArray(built) ? entries[Number(/\[(\d+)\]$/.exec(candidate.label)?.[1])] : built
+  else {
+    const plain = entries.filter((e) => !isConditional(e))
+    entry = plain.length === 1 ? plain[0] : undefined
   }
-  if (!best || best.response) return undefined
-  const { params: _params, ...answer } = best
+  if (!entry || entry.response) return undefined
+  const { params: _params, ...answer } = entry
   return JSON.stringify(answer)
 }
+
+const NO_HEADERS = { get: () => null }
 
 /** The answer part of an entry: one answer as it is, several as a `response` sequence. */
 function answerEntry(items: Item[]): RouteEntryConfig {

@@ -172,6 +172,15 @@ describe('createRecordWriter', () => {
     ...extra,
   })
 
+  it('past 500 variants of a method, a request the written entries already answer this way is kept silently; another is skipped', async () => {
+    const writer = createRecordWriter({ out: tempDir(), batch: true })
+    for (let id = 1; id <= 500; id++) await writer.add(exchange('GET', `/v1/items?id=${id}`, 200, `{"id":${id}}`))
+    // The engine's own choice among the written entries answers id 7 with its recorded body.
+    expect(await writer.add(exchange('GET', '/v1/items?id=7&extra=1', 200, '{"id":7}'))).toEqual({ route: 'v1/items', method: 'get', path: '/v1/items', file: 'v1-items-7.json' })
+    expect(await writer.add(exchange('GET', '/v1/items?id=7&extra=2', 200, '{"id":"changed"}'))).toMatchObject({ skipped: 'v1/items get has 500 variants already' })
+    expect(await writer.add(exchange('GET', '/v1/items?id=501', 200, '{"id":501}'))).toMatchObject({ skipped: 'v1/items get has 500 variants already' })
+  })
+
   it('keeps only the params that tell answers apart, and a polled answer as one cycle of a sequence', async () => {
     const out = tempDir()
     const writer = createRecordWriter({ out })

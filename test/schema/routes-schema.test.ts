@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { Ajv } from 'ajv'
 import { describe, expect, it } from 'vitest'
 import { compileRoutes, createEngine, fromFetchRequest, memoryFiles, validateRoutes } from 'mockyard'
+import { ENTRY_KEYS, ITEM_KEYS, ROUTE_KEYS } from '../../src/core/routes-model.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const require = createRequire(join(ROOT, 'package.json'))
@@ -134,5 +135,19 @@ describe('a "$schema" key at the top of a routes file', () => {
     const engine = createEngine(table)
     const result = await engine.handle(fromFetchRequest(new Request('http://x.test/$schema')))
     expect(result.matched).toBe(false)
+  })
+})
+
+describe('the schema and the routes model know the same keys', () => {
+  const definitions = (schema as { definitions: Record<string, { properties?: Record<string, unknown> }> }).definitions
+  const keysOf = (name: string) => Object.keys(definitions[name]!.properties ?? {}).sort()
+
+  // A route key is added in the model (src/core/routes-model.ts) and in schema/routes.json: this fails until both have it.
+  it.each([
+    ['route', ROUTE_KEYS],
+    ['entry', ENTRY_KEYS],
+    ['sequenceItem', ITEM_KEYS],
+  ] as const)('%s', (name, keys) => {
+    expect(keysOf(name)).toEqual([...keys].sort())
   })
 })
