@@ -1,34 +1,18 @@
-import { createRequire } from 'node:module'
-
-type Distance = (a: string, b: string) => number
-let distance: Distance | undefined
-/** fastest-levenshtein, loaded with the first misspelt name: a config without one never pays for it. */
-const levenshtein = (): Distance => (distance ??= (createRequire(import.meta.url)('fastest-levenshtein') as { distance: Distance }).distance)
+import { closestKey } from '../core/closest-key.js'
 
 /**
  * The known name closest to a misspelt one, when one is close enough to be a likely typo
- * (`latancy` -> `latency`, `rotues` -> `routes`, `prot` -> `port`), else `undefined`. Case is
- * ignored (`Latency` -> `latency`). Close enough: at most 1 edit for names up to 3 characters, 2
- * up to 8, 3 beyond (a swap of two letters counts 2). Ties go to the first candidate.
+ * (`latancy` -> `latency`, `rotues` -> `routes`, `prot` -> `port`), else `undefined`: the core's
+ * `closestKey` (the routes validator's), so options, flags, route keys and paths all follow one
+ * rule. Case is ignored; close enough: at most 1 edit for names up to 3 characters, 2 up to 8, 3
+ * beyond (a swap of two letters counts 2). Ties go to the first candidate.
  *
  * @example
  * closestName('latancy', ['latency', 'limit']) // 'latency'
  * closestName('bogus', ['latency', 'limit'])   // undefined
  */
 export function closestName(name: string, candidates: readonly string[]): string | undefined {
-  const wanted = name.toLowerCase()
-  const allowed = wanted.length <= 3 ? 1 : wanted.length <= 8 ? 2 : 3
-  let best: string | undefined
-  let bestDistance = Infinity
-  const distance = levenshtein()
-  for (const candidate of candidates) {
-    const d = distance(wanted, candidate.toLowerCase())
-    if (d < bestDistance) {
-      best = candidate
-      bestDistance = d
-    }
-  }
-  return bestDistance <= allowed ? best : undefined
+  return closestKey(name, candidates)
 }
 
 /**
