@@ -12,13 +12,14 @@ const browser = await ensureChromium()
 
 export default defineConfig({
   testMatch: '**/*.spec.ts',
-  // The listener (test/browser) and the service worker in a Vite app (test/worker).
-  globalSetup: ['./test/browser/global-setup.ts', './test/worker/global-setup.ts'],
+  // The listener (its dashboard in test/admin, the fixtures in test/playwright) and the service
+  // worker in a Vite app (test/browser, which tests src/browser).
+  globalSetup: ['./test/support/listener-global-setup.ts', './test/browser/global-setup.ts'],
   projects: [
-    { name: 'listener', testDir: 'test/browser' },
-    { name: 'worker', testDir: 'test/worker', metadata: { msw: 'msw', appUrlEnv: 'MOCKYARD_VITE_URL' } },
+    { name: 'listener', testDir: 'test', testMatch: ['admin/*.spec.ts', 'playwright/*.spec.ts'] },
+    { name: 'worker', testDir: 'test/browser', metadata: { msw: 'msw', appUrlEnv: 'MOCKYARD_VITE_URL' } },
     // The same app on msw 2.15 (live reload is the plugin's alone: once is enough).
-    { name: 'worker-msw2', testDir: 'test/worker', testIgnore: 'live-reload.spec.ts', metadata: { msw: 'msw2', appUrlEnv: 'MOCKYARD_VITE_MSW2_URL' } },
+    { name: 'worker-msw2', testDir: 'test/browser', testIgnore: 'live-reload.spec.ts', metadata: { msw: 'msw2', appUrlEnv: 'MOCKYARD_VITE_MSW2_URL' } },
   ],
   workers: 3,
   fullyParallel: true,

@@ -23,7 +23,7 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: 'msw3', provide: { mswMajor: '3' }, include: ['test/**/*.test.ts'], exclude: ['test/browser/**', 'node_modules/**'] },
+        test: { name: 'msw3', provide: { mswMajor: '3' }, include: ['test/**/*.test.ts'], exclude: ['test/browser/app/**', 'node_modules/**'] },
       },
       {
         resolve: { alias: [...alias, { find: /^msw(\/.*)?$/, replacement: 'msw2$1' }] },

@@ -39,7 +39,7 @@ const fixtures = globSync('**/*routes*.json', { cwd: ROOT, exclude: (name: strin
 
 describe('schema/routes.json and validateRoutes agree', () => {
   it('finds the repository routes files', () => {
-    expect(fixtures).toEqual(expect.arrayContaining(['mocks/routes.json', 'test/fixtures/examples/routes.json', 'test/worker/app/mocks/routes.json']))
+    expect(fixtures).toEqual(expect.arrayContaining(['mocks/routes.json', 'test/fixtures/examples/routes.json', 'test/browser/app/mocks/routes.json']))
   })
 
   it.each(fixtures)('%s', (file) => {

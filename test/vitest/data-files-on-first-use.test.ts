@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { setupMockServer } from 'mockyard/vitest'
-import { captureLogs, removeTempDirs, writeMocks } from '../rules/support.js'
+import { captureLogs, removeTempDirs, writeMocks } from '../support/routes.js'
 
 afterAll(removeTempDirs)
 

@@ -1,0 +1,51 @@
+/**
+ * docs/behaviour.md, "Overrides", over the listener: overrides layer a session's own over
+ * everyone's over the loaded routes, through the admin client the Playwright fixture uses, and
+ * the routes in force (`GET /__mockyard/routes`) show what replaced what.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startMockServer, type RunningServer } from 'mockyard/node'
+import { createAdminClient } from 'mockyard/playwright'
+import { EXAMPLES_DATA, EXAMPLES_ROUTES } from '../contract/cases.js'
+import { captureLogs } from '../support/routes.js'
+
+describe('overrides over the listener', () => {
+  let server: RunningServer
+  const logs = captureLogs()
+  beforeAll(async () => {
+    server = await startMockServer({ routes: EXAMPLES_ROUTES, data: EXAMPLES_DATA, logProvider: logs.logProvider })
+  })
+  afterAll(() => server?.stop())
+  beforeEach(() => createAdminClient(server.url).reset())
+
+  const answer = async (path: string, session?: string, init: RequestInit = {}) => {
+    const res = await fetch(server.url + path, { ...init, headers: session ? { 'x-mockyard-session': session } : {} })
+    return { status: res.status, layer: res.headers.get('x-layer'), body: await res.text() }
+  }
+
+  it("a session's override layers over everyone's, which layers over the loaded routes", async () => {
+    await createAdminClient(server.url).useRoutes({ 'v1/claims': { get: { status: 500 } } })
+    await createAdminClient(server.url, { session: 'a' }).useRoutes({ 'v1/claims': { responseHeaders: { 'x-layer': 'a' } } })
+    await createAdminClient(server.url, { session: 'b' }).useRoutes({ 'v1/claims': { status: 201 } })
+    expect(await answer('/v1/claims?status=open')).toEqual({ status: 500, layer: null, body: '' })
+    expect(await answer('/v1/claims?status=open', 'a')).toEqual({ status: 500, layer: 'a', body: '' })
+    expect(await answer('/v1/claims?status=open', 'b')).toEqual({ status: 201, layer: null, body: '' })
+    expect(await answer('/v1/claims', 'a', { method: 'POST' })).toEqual({ status: 200, layer: 'a', body: '{"file":"claims-all.json"}\n' })
+    expect(await answer('/v1/claims', 'c', { method: 'POST' })).toEqual({ status: 200, layer: null, body: '{"file":"claims-all.json"}\n' })
+  })
+
+  it('the routes in force show the replaced method, and the untouched ones as loaded', async () => {
+    const routes = await createAdminClient(server.url).useRoutes({ 'v1/claims': { get: { status: 500 } }, 'v1/users': { status: 503 } })
+    expect(routes['v1/claims']).toEqual({ file: 'claims-all.json', get: { status: 500 } })
+    expect(routes['v1/users']).toEqual({ status: 503 })
+  })
+
+  it('an unknown key in an override is warned about, naming the likely key; an override that answers nothing replaces nothing', async () => {
+    await createAdminClient(server.url).useRoutes({ 'v1/users': { fiel: 'other.json' }, 'v1/new': { fiel: 'users.json' } } as never)
+    expect(logs.warn).toContain('[mockyard] useRoutes()#/v1~1users/fiel: unknown key "fiel" in a route; it is ignored. Did you mean "file"? Rename it, or remove it.')
+    expect(await answer('/v1/users')).toEqual({ status: 200, layer: null, body: '{"file":"users.json"}\n' })
+    const res = await fetch(server.url + '/v1/new')
+    expect(res.status).toBe(404)
+    expect(((await res.json()) as { message: string }).message).toContain('v1/new answers no method: it has no file, url or status and no method key. Did you mean "file" for "fiel"?')
+  })
+})

@@ -1,0 +1,293 @@
+/** docs/behaviour.md, "Requests on the wire" and the 413 of "Errors and limits": exact bytes over raw sockets. */
+import { connect } from 'node:net'
+import { networkInterfaces } from 'node:os'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { createMiddleware, startMockServer, type RunningServer } from 'mockyard/node'
+import { captureLogs, named, rawRequest, removeTempDirs, writeMocks } from '../support/routes.js'
+
+afterAll(removeTempDirs)
+
+interface WireResponse {
+  status: number
+  head: string
+  body: string
+  /** The socket error the client met, if any (EPIPE, ECONNRESET). */
+  error?: string
+}
+
+function parse(text: string): Omit<WireResponse, 'error'> {
+  const end = text.indexOf('\r\n\r\n')
+  const head = end === -1 ? text : text.slice(0, end)
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0)
+  return { status, head: head.toLowerCase(), body: end === -1 ? '' : text.slice(end + 4) }
+}
+
+/** Writes exact bytes and reads until the server closes the connection. */
+function exchange(port: number, bytes: string | Buffer): Promise<WireResponse> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    let text = ''
+    let error: string | undefined
+    socket.on('data', (chunk) => (text += chunk.toString('latin1')))
+    socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message))
+    socket.on('close', () => resolve({ ...parse(text), error }))
+    socket.write(bytes)
+    // Connection: close in every request below: the server ends the exchange.
+  })
+}
+
+/**
+ * Sends headers announcing a body, then writes `total` bytes of it in chunks as fast as the
+ * socket takes them, reading the answer all along; resolves once the server has closed.
+ */
+function upload(port: number, head: string, total: number, chunked = false): Promise<WireResponse & { written: number }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    let text = ''
+    let error: string | undefined
+    let written = 0
+    let closed = false
+    socket.on('data', (chunk) => (text += chunk.toString('latin1')))
+    socket.on('error', (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message))
+    socket.on('close', () => {
+      closed = true
+      resolve({ ...parse(text), error, written })
+    })
+    const piece = Buffer.alloc(64 * 1024, 'a')
+    const pump = () => {
+      while (!closed && written < total) {
+        const size = Math.min(piece.length, total - written)
+        const data = chunked ? Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), piece.subarray(0, size), Buffer.from('\r\n')]) : piece.subarray(0, size)
+        written += size
+        if (!socket.write(data)) return void socket.once('drain', pump)
+      }
+      if (!closed && chunked) socket.write('0\r\n\r\n')
+    }
+    socket.write(head, pump)
+  })
+}
+
+let server: RunningServer
+let port: number
+beforeAll(async () => {
+  const mocks = writeMocks(
+    { 'v1/simple': { file: 'simple.json' }, 'v1/links': { file: 'links.json' }, 'v1/upload': { post: 'simple.json' } },
+    { ...named('simple.json'), 'links.json': '{"self":"${context}/v1/links"}' },
+  )
+  server = await startMockServer({ routes: mocks.routes, limit: '1kb', logProvider: captureLogs().logProvider })
+  port = server.port
+})
+afterAll(() => server.stop())
+
+const get = (target: string, headers: string) => `GET ${target} HTTP/1.1\r\n${headers}Connection: close\r\n\r\n`
+
+describe('the path of the request target alone picks the route', () => {
+  it('a Host carrying a path and a fragment is refused (400 JSON), never routed by it', async () => {
+    const res = await exchange(port, get('/nope', 'Host: 127.0.0.1/v1/simple#\r\n'))
+    expect(res.status).toBe(400)
+    expect(res.head).toContain('content-type: application/json')
+    const body = JSON.parse(res.body) as { error: string; message: string }
+    expect(body.error).toBe('Bad Request')
+    expect(body.message).toMatch(/^\[mockyard\] GET request refused: the Host header .* is not a host name/)
+    expect(res.body).not.toContain('simple.json')
+  })
+
+  it('any valid Host serves the path; the Host only forms ${context}', async () => {
+    const res = await exchange(port, get('/v1/links', 'Host: api.example.test:8080\r\n'))
+    expect(res.status).toBe(200)
+    expect(JSON.parse(res.body)).toEqual({ self: 'http://api.example.test:8080/v1/links' })
+    expect((await exchange(port, get('/v1/simple', 'Host: [::1]:9\r\n'))).status).toBe(200)
+  })
+
+  it.each([
+    ['no Host (HTTP/1.1)', 'GET /v1/simple HTTP/1.1\r\nConnection: close\r\n\r\n'],
+    ['no Host (HTTP/1.0)', 'GET /v1/simple HTTP/1.0\r\n\r\n'],
+    ['two Host headers', get('/v1/simple', 'Host: localhost\r\nHost: evil.test\r\n')],
+    ['a Host with a space', get('/v1/simple', 'Host: local host\r\n')],
+    ['a Host with user info', get('/v1/simple', 'Host: user@localhost\r\n')],
+    ['a Host with a bad port', get('/v1/simple', 'Host: localhost:99999\r\n')],
+    ['an empty Host', get('/v1/simple', 'Host: \r\n')],
+    ['a target that is neither a path nor a URL', get('v1/simple', 'Host: localhost\r\n')],
+  ])('%s: 400 JSON, not a 500', async (_what, bytes) => {
+    const res = await exchange(port, bytes)
+    expect(res.status).toBe(400)
+    expect((JSON.parse(res.body) as { error: string }).error).toBe('Bad Request')
+  })
+
+  it('an absolute-form target (what a client sends to a proxy) is served by its path', async () => {
+    const res = await exchange(port, get(`http://127.0.0.1:${port}/v1/simple?x=1`, 'Host: 127.0.0.1\r\n'))
+    expect(res.status).toBe(200)
+    expect(JSON.parse(res.body)).toEqual({ file: 'simple.json' })
+    // Its origin is the one the client addressed.
+    const links = await exchange(port, get('http://mock.example:81/v1/links', 'Host: mock.example:81\r\n'))
+    expect(JSON.parse(links.body)).toEqual({ self: 'http://mock.example:81/v1/links' })
+    // An unknown path in absolute form is a plain 404.
+    expect((await exchange(port, get(`http://127.0.0.1:${port}/v1/nope`, 'Host: 127.0.0.1\r\n'))).status).toBe(404)
+  })
+
+  it('bytes that are not HTTP: a 400 JSON, and the server keeps serving', async () => {
+    const res = await exchange(port, Buffer.from([0x00, 0x01, 0x47, 0x45, 0x54, 0x0d, 0x0a, 0xff, 0xfe, 0x0d, 0x0a, 0x0d, 0x0a]))
+    expect(res.status).toBe(400)
+    expect((JSON.parse(res.body) as { error: string }).error).toBe('Bad Request')
+    const garbage = await exchange(port, 'GET /v1/simple HTTP/1.1\r\nHost: localhost\r\nBad Header Line\r\n\r\n')
+    expect(garbage.status).toBe(400)
+    expect((await fetch(`${server.url}/v1/simple`)).status).toBe(200)
+  })
+})
+
+describe('asterisk and authority targets', () => {
+  it('OPTIONS * (what the server as a whole answers): 204 with Allow and the preflight headers', async () => {
+    const res = await exchange(port, 'OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')
+    expect(res.status).toBe(204)
+    expect(res.head).toContain('\r\nallow: get, head, put, patch, post, delete, options')
+    expect(res.head).toContain('access-control-allow-methods: get,head,put,patch,post,delete')
+    expect(res.body).toBe('')
+  })
+
+  it('* with any other method, or OPTIONS * without a Host: 400 JSON', async () => {
+    for (const bytes of ['GET * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', 'OPTIONS * HTTP/1.1\r\nConnection: close\r\n\r\n']) {
+      const res = await exchange(port, bytes)
+      expect(res.status).toBe(400)
+      expect((JSON.parse(res.body) as { error: string }).error).toBe('Bad Request')
+    }
+  })
+
+  it('CONNECT host:port (a tunnel request): 400 JSON naming it, not a dropped connection; the server keeps serving', async () => {
+    const res = await exchange(port, 'CONNECT example.test:443 HTTP/1.1\r\nHost: example.test:443\r\n\r\n')
+    expect(res.status).toBe(400)
+    expect(res.head).toContain('content-type: application/json')
+    const body = JSON.parse(res.body) as { error: string; message: string }
+    expect(body.error).toBe('Bad Request')
+    expect(body.message).toMatch(/^\[mockyard\] CONNECT "example\.test:443" refused: mockyard is not a proxy/)
+    expect((await fetch(`${server.url}/v1/simple`)).status).toBe(200)
+  })
+})
+
+describe('Bodies over `limit`: the client reads the 413', () => {
+  const post = (headers: string) => `POST /v1/upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/octet-stream\r\n${headers}\r\n`
+
+  it('a declared length over the limit, with the client still writing: 413 JSON, no broken pipe', async () => {
+    const total = 4 * 1024 * 1024
+    const res = await upload(port, post(`Content-Length: ${total}\r\n`), total)
+    expect(res.error).toBeUndefined()
+    expect(res.status).toBe(413)
+    expect(res.head).toContain('connection: close')
+    const body = JSON.parse(res.body) as { error: string; message: string; limit: number }
+    expect(body).toMatchObject({ error: 'Payload Too Large', limit: 1024 })
+    expect(body.message).toContain('POST /v1/upload')
+  })
+
+  it('a chunked body that grows past the limit: the same', async () => {
+    const res = await upload(port, post('Transfer-Encoding: chunked\r\n'), 4 * 1024 * 1024, true)
+    expect(res.error).toBeUndefined()
+    expect(res.status).toBe(413)
+    expect((JSON.parse(res.body) as { error: string }).error).toBe('Payload Too Large')
+  })
+
+  it('Expect: 100-continue with a declared length over the limit: the 413 comes instead of the 100', async () => {
+    const res = await exchange(port, post('Content-Length: 5000000\r\nExpect: 100-continue\r\n'))
+    expect(res.status).toBe(413)
+    expect(res.head).not.toContain('100 continue')
+  })
+
+  it('a preflight (OPTIONS) carrying a body over the limit: the same 413, not a 204', async () => {
+    const res = await upload(port, `OPTIONS /v1/simple HTTP/1.1\r\nHost: localhost\r\nOrigin: http://app.test\r\nContent-Length: ${64 * 1024}\r\n\r\n`, 64 * 1024)
+    expect(res.status).toBe(413)
+    expect((JSON.parse(res.body) as { error: string }).error).toBe('Payload Too Large')
+    expect(res.head).toContain('access-control-allow-origin: http://app.test')
+  })
+
+  it('chunk extensions over node\'s bound: 413 JSON saying so, not "not valid HTTP"', async () => {
+    const res = await exchange(port, `POST /v1/upload HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2;${'x'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`)
+    expect(res.status).toBe(413)
+    const body = JSON.parse(res.body) as { error: string; message: string }
+    expect(body.error).toBe('Payload Too Large')
+    expect(body.message).toBe('[mockyard] the extensions of a chunk of the body are too large (HPE_CHUNK_EXTENSIONS_OVERFLOW). Send the body without chunk extensions')
+  })
+
+  it('an Expect other than 100-continue: 417 JSON with the CORS headers, not node\'s bare 417', async () => {
+    const res = await exchange(port, 'POST /v1/upload HTTP/1.1\r\nHost: localhost\r\nOrigin: http://app.test\r\nExpect: 200-ok\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}')
+    expect(res.status).toBe(417)
+    expect(res.head).toContain('content-type: application/json')
+    expect(res.head).toContain('access-control-allow-origin: http://app.test')
+    expect(JSON.parse(res.body)).toEqual({
+      error: 'Expectation Failed',
+      message: '[mockyard] POST /v1/upload refused: the Expect header "200-ok" is not one mockyard can meet (only 100-continue is). Send the request without it',
+    })
+  })
+
+  it('a body within the limit is served, and the server still serves after refusing', async () => {
+    const res = await rawRequest(server.url, '/v1/upload', { method: 'POST', body: 'x'.repeat(1000) })
+    expect(res.status).toBe(200)
+  })
+})
+
+describe('the middleware follows the same rules', () => {
+  it('a bad Host is a 400 JSON; an absolute-form target is served by its path', async () => {
+    const middleware = await createMiddleware({ routes: writeMocks({ 'v1/simple': { file: 'simple.json' } }, named('simple.json')).routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
+    const app = express()
+    app.use('/mock', middleware)
+    const listener = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => listener.once('listening', resolve))
+    const appPort = (listener.address() as AddressInfo).port
+    try {
+      const bad = await exchange(appPort, get('/mock/nope', 'Host: 127.0.0.1/mock/v1/simple#\r\n'))
+      expect(bad.status).toBe(400)
+      expect((JSON.parse(bad.body) as { error: string }).error).toBe('Bad Request')
+      const good = await exchange(appPort, get('/mock/v1/simple', 'Host: localhost\r\n'))
+      expect(JSON.parse(good.body)).toEqual({ file: 'simple.json' })
+    } finally {
+      listener.closeAllConnections()
+      await new Promise((resolve) => listener.close(resolve))
+      await middleware.close()
+    }
+  })
+})
+
+describe('stop() waits for responses in flight only', () => {
+  it('a connection whose request head has not fully arrived (slowloris, a preconnect) does not hold stop(): closed at once, while a request in flight is answered', async () => {
+    const mocks = writeMocks({ 'v1/slow': { file: 'simple.json', latency: 400 }, 'v1/fast': { file: 'simple.json' } }, named('simple.json'))
+    const own = await startMockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider })
+    const order: string[] = []
+    const open = (name: string, bytes?: string) => {
+      const socket = connect(own.port, '127.0.0.1')
+      let text = ''
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')))
+      socket.on('error', () => {})
+      const closed = new Promise<string>((resolve) => socket.on('close', () => (order.push(name), resolve(text))))
+      const written = new Promise<void>((resolve) => (bytes === undefined ? socket.once('connect', () => resolve()) : socket.write(bytes, () => resolve())))
+      return { closed, written }
+    }
+    const half = open('half', 'GET /v1/slow HTTP/1.1\r\nHost: loc')
+    const bare = open('bare')
+    const slow = open('slow', 'GET /v1/slow HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')
+    await Promise.all([half.written, bare.written, slow.written])
+    // Answered after the slow request was written: the server has read it, it is in flight.
+    expect((await fetch(`${own.url}/v1/fast`)).status).toBe(200)
+    // A grace far longer than the test's timeout: only the slow response may be waited for.
+    await own.stop({ graceMs: 600_000 })
+    expect(await half.closed).toBe('')
+    expect(await bare.closed).toBe('')
+    const answer = parse(await slow.closed)
+    expect(answer.status).toBe(200)
+    expect(JSON.parse(answer.body)).toEqual({ file: 'simple.json' })
+    expect(order.indexOf('half')).toBeLessThan(order.indexOf('slow'))
+    expect(order.indexOf('bare')).toBeLessThan(order.indexOf('slow'))
+  })
+})
+
+const hasIpv6Loopback = () => Object.values(networkInterfaces()).some((list) => list?.some((a) => a.family === 'IPv6' && a.address === '::1'))
+
+describe('listening URLs', () => {
+  it.runIf(hasIpv6Loopback())('host ::1: the URL is http://[::1]:PORT, and it answers', async () => {
+    const v6 = await startMockServer({ routes: writeMocks({ 'v1/simple': { file: 'simple.json' } }, named('simple.json')).routes, host: '::1', logProvider: captureLogs().logProvider })
+    try {
+      expect(v6.url).toBe(`http://[::1]:${v6.port}`)
+      expect((await fetch(`${v6.url}/v1/simple`)).status).toBe(200)
+    } finally {
+      await v6.stop()
+    }
+  })
+})

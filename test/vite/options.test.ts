@@ -1,0 +1,68 @@
+/**
+ * docs/behaviour.md, "Options", on the Vite plugin: its options are checked by the same function
+ * as every other surface's; a misspelt `routes` serves nothing, never the bundled example mocks.
+ * The plugin's hooks are called as Vite calls them (configResolved, then load of the virtual module).
+ */
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Plugin } from 'vite'
+import mockyard, { type MockyardViteOptions, type SerializedConfig } from 'mockyard/vite'
+import { named, removeTempDirs, tempDir, writeMocks } from '../support/routes.js'
+
+afterAll(removeTempDirs)
+
+/** Runs the plugin on a root folder; resolves with the table it serves and what it logged. */
+async function served(options: MockyardViteOptions) {
+  const logs = { info: [] as string[], warn: [] as string[], error: [] as string[] }
+  const plugin = mockyard(options) as Plugin & {
+    configResolved: (config: unknown) => void
+    load: (id: string) => Promise<string | undefined>
+  }
+  const logger = { info: (m: string) => logs.info.push(m), warn: (m: string) => logs.warn.push(m), error: (m: string) => logs.error.push(m) }
+  plugin.configResolved({ root: tempDir(), base: '/', logger })
+  const code = (await plugin.load('\0virtual:mockyard'))!
+  const config = JSON.parse(code.slice(code.indexOf('export default ') + 'export default '.length)) as SerializedConfig
+  return { config, logs }
+}
+
+describe('the Vite plugin checks its options as every surface does', () => {
+  it('a misspelt routes serves nothing, not the bundled example mocks, and says why', async () => {
+    const { config, logs } = await served({ rotues: 'mocks/routes.json' } as MockyardViteOptions)
+    expect(config.sources).toEqual([])
+    expect(config.error).toBeUndefined()
+    expect(logs.warn).toEqual([
+      '[mockyard] options#/rotues: unknown option "rotues", ignored. Did you mean "routes"? No routes are served. The bundled example mocks are served only when the options carry no unknown name.',
+    ])
+    expect(config.warnings).toEqual(logs.warn)
+    expect(logs.info.join('\n')).not.toContain('bundled')
+  })
+
+  it('with no options at all it still serves the bundled mocks', async () => {
+    const { config, logs } = await served({})
+    expect(config.sources.length).toBeGreaterThan(0)
+    expect(logs.info.join('\n')).toContain('serving the bundled example mocks')
+  })
+
+  it('an unknown option is a warning, the plugin own names included in the suggestions', async () => {
+    const mocks = writeMocks({ 'v1/x': { file: 'a.json' } }, named('a.json'))
+    const { config, logs } = await served({ routes: mocks.routes, latancy: 0, buld: true } as MockyardViteOptions)
+    expect(config.sources).toHaveLength(1)
+    expect(logs.warn).toEqual([
+      '[mockyard] options#/latancy: unknown option "latancy", ignored. Did you mean "latency"?',
+      '[mockyard] options#/buld: unknown option "buld", ignored. Did you mean "build"?',
+    ])
+  })
+
+  it('the old options (enabled, user, cache) pass without a warning', async () => {
+    const mocks = writeMocks({ 'v1/x': { file: 'a.json' } }, named('a.json'))
+    const { config, logs } = await served({ routes: mocks.routes, enabled: true, user: null, cache: 0 } as MockyardViteOptions)
+    expect(config.sources).toHaveLength(1)
+    expect(logs.warn).toEqual([])
+  })
+
+  it('a wrong type of a known option is an error, as elsewhere', async () => {
+    const mocks = writeMocks({ 'v1/x': { file: 'a.json' } }, named('a.json'))
+    const { config, logs } = await served({ routes: mocks.routes, latency: 'slow' } as never)
+    expect(config.error).toContain('options#/latency: latency must be a whole number')
+    expect(logs.error.join('\n')).toContain('options#/latency')
+  })
+})
