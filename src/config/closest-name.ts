@@ -1,19 +1,10 @@
 import { closestKey } from '../core/closest-key.js'
 
 /**
- * The known name closest to a misspelt one, when one is close enough to be a likely typo
- * (`latancy` -> `latency`, `rotues` -> `routes`, `prot` -> `port`), else `undefined`: the core's
- * `closestKey` (the routes validator's), so options, flags, route keys and paths all follow one
- * rule. Case is ignored; close enough: at most 1 edit for names up to 3 characters, 2 up to 8, 3
- * beyond (a swap of two letters counts 2). Ties go to the first candidate.
- *
- * @example
- * closestName('latancy', ['latency', 'limit']) // 'latency'
- * closestName('bogus', ['latency', 'limit'])   // undefined
+ * The known name closest to a misspelt one (`latancy` -> `latency`, `prot` -> `port`), else
+ * `undefined`: the core's `closestKey`, so options, flags, paths and route keys follow one rule.
  */
-export function closestName(name: string, candidates: readonly string[]): string | undefined {
-  return closestKey(name, candidates)
-}
+export const closestName: (name: string, candidates: readonly string[]) => string | undefined = closestKey
 
 /**
  * The file name closest to a missing one, compared without the extension they share, so that

@@ -6,7 +6,7 @@ import { matchEntry, type RequestValues } from './match-entry.js'
 import { isFormBody, loadFormParser, type FormParser } from './form-parser.js'
 import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
 import { buildResponse, createFileTyping, errorResponse, unservedFile, type MockResponse } from './build-response.js'
-import { createSequenceState } from './sequence-state.js'
+import { createSequenceState, sequenceKey } from './sequence-state.js'
 import { takesBodyParams } from './routes-model.js'
 import type { Logger } from './types.js'
 
@@ -195,7 +195,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     let spec: ResponseSpec = candidate.response
     let entry = candidate.label
     if (candidate.sequence) {
-      const step = sequences.next(handleOptions.session ?? '', `${route.key} ${method} ${candidate.label}`, candidate)
+      const step = sequences.next(handleOptions.session ?? '', sequenceKey(route.key, method, candidate.label), candidate)
       spec = candidate.sequence[step]!
       entry = `${candidate.label}.response[${step}]`
     }
@@ -229,7 +229,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     const counts = sequences.counts(session)
     const seen = new Map<string, number>()
     for (const candidate of compiled.conditionals) {
-      const key = `${route.key} ${method} ${candidate.label}`
+      const key = sequenceKey(route.key, method, candidate.label)
       if (candidate.sequence && counts.has(key)) seen.set(key, counts.get(key)!)
     }
     return { session, seen }

@@ -2,7 +2,7 @@ import { closestKey } from './closest-key.js'
 import { methodOf, methodsOf, type Candidate, type CompiledRoute, type RouteTable } from './compile-routes.js'
 import { ROUTE_KEYS } from './validate-routes.js'
 import { scoreCandidate, type RequestValues } from './match-entry.js'
-import { sequenceItem } from './sequence-state.js'
+import { sequenceItem, sequenceKey } from './sequence-state.js'
 
 /** A request no route answered, as the engine saw it. */
 export interface UnmatchedRequest {
@@ -124,7 +124,7 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     reasons.length = 0
     scoreCandidate(candidate, request.values, reasons)
     lines.push(`  - ${candidate.label}: ${reasons[0] ?? 'no conditions'}`)
-    const sequence = sequenceLine(candidate, `${route.key} ${method} ${candidate.label}`, request)
+    const sequence = sequenceLine(candidate, sequenceKey(route.key, method, candidate.label), request)
     if (sequence) lines.push(sequence)
   }
   lines.push(`Add an entry without params to "${route.key}" as the default, or send a request that fits one of the entries.`)

@@ -25,6 +25,14 @@ export function sequenceItem(candidate: Candidate, count: number): number {
   return sequenceItemAt(count, candidate.repeats!)
 }
 
+/**
+ * The key a sequence's position is kept under, in a session: one per route, method and entry.
+ * The engine advances it; an explanation reads it.
+ */
+export function sequenceKey(routeKey: string, method: string, label: string): string {
+  return `${routeKey} ${method} ${label}`
+}
+
 export function createSequenceState(): SequenceState {
   const sessions = new Map<string, Map<string, number>>()
   return {
