@@ -101,6 +101,14 @@ export interface Pipeline {
   reset(session?: string): void
   /** What per-session state the pipeline holds now (docs/behaviour.md, "Sessions"). */
   stats(): PipelineStats
+  /**
+   * A signal that aborts when what is open for a session must end: at the reset of that session
+   * (or of everyone) and at `close()`. Open streams, hung requests and sockets listen to it, so a
+   * reset or a stop never waits for them (docs/behaviour.md, "Reset").
+   */
+  lifetime(session?: string): AbortSignal
+  /** Ends everything open (every session's lifetime): the surface is stopping. */
+  close(): void
 }
 
 /**
@@ -157,6 +165,16 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     engine: Engine
   }
   const overrides = new Map<string, Override>()
+  /** One controller per session with something open; aborted and dropped at its reset. */
+  const lifetimes = new Map<string, AbortController>()
+  const endLifetime = (session: string) => {
+    lifetimes.get(session)?.abort()
+    lifetimes.delete(session)
+  }
+  const endLifetimes = () => {
+    for (const controller of lifetimes.values()) controller.abort()
+    lifetimes.clear()
+  }
   /** Forgets what one session changed: sequences, overrides, handler stores (not the shared state). */
   const forgetSession = (session: string) => {
     engine.reset(session)
@@ -317,8 +335,20 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       for (const override of overrides.values()) sequenceSessions += override.engine.sequenceSessions
       return { sessions: sessions.size, engines: 1 + overrides.size, sequenceSessions }
     },
+    lifetime(session = '') {
+      let controller = lifetimes.get(session)
+      if (controller === undefined) {
+        controller = new AbortController()
+        lifetimes.set(session, controller)
+      }
+      return controller.signal
+    },
+    close() {
+      endLifetimes()
+    },
     reset(session) {
       if (session === undefined || session === '') {
+        endLifetimes()
         engine.reset()
         if (overrides.size > 0) {
           overrides.clear()
@@ -329,6 +359,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         log.clear()
         for (const handler of handlers) resetHandler(handler)
       } else {
+        endLifetime(session)
         forgetSession(session)
         sessions.forget(session)
         log.clear(session)
