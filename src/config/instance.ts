@@ -88,6 +88,9 @@ export interface Instance {
   inspect(session?: string): { engine: Engine; overrides: RoutesConfig[]; sessionOverrides: RoutesConfig[]; overriddenSessions: string[] }
   /** The per-session state held now (sessions counted, engines, sessions with sequence positions). */
   stats(): PipelineStats
+  /** Aborts at the reset of that session (or everyone's) and at `close()`: what stays open (a hung request) ends then (`Pipeline.lifetime`). */
+  lifetime(session?: string): AbortSignal
+  /** Stops watching files and ends everything still open (hung requests). */
   close(): Promise<void>
 }
 
@@ -199,7 +202,9 @@ export async function createInstance(
       return pipeline.inspect(session).engine.table.config
     },
     reset: pipeline.reset,
+    lifetime: pipeline.lifetime,
     async close() {
+      pipeline.close()
       source.close()
     },
   }

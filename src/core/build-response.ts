@@ -1,14 +1,21 @@
 import type { ResponseSpec } from './compile-routes.js'
 import { formatMessage } from './errors.js'
-import type { FileSource } from './types.js'
+import type { FaultName, FileSource } from './types.js'
 
 /** A response as plain data: adapters turn it into a Fetch `Response` or write it to a socket. */
 export interface MockResponse {
+  /** 0 with a `fault` other than `truncate`: nothing is sent. */
   status: number
   /** Lower-case header names. */
   headers: Record<string, string>
   /** `null` for an empty body. */
   body: Uint8Array | string | null
+  /**
+   * A network fault each surface plays its own way (docs/behaviour.md, "Faults"): `reset`,
+   * `close` and `hang` send nothing (status 0, no body); `truncate` sends the status, the headers
+   * with the whole body's length, then half of the body.
+   */
+  fault?: FaultName
 }
 
 const textDecoder = new TextDecoder()
@@ -128,12 +135,15 @@ export interface BuildContext {
 }
 
 /**
- * Builds the response of a candidate: a redirect when it has `url` (302 unless a 3xx status is
+ * Builds the response of a candidate: nothing but its fault when it has one other than
+ * `truncate`, else a redirect when it has `url` (302 unless a 3xx status is
  * given), the file with its content type when it has `file`, or an empty body. 204 and 304
  * never carry a body. A missing file answers 404 JSON naming the file and the route.
  */
 export function buildResponse(spec: ResponseSpec, context: BuildContext): MockResponse | Promise<MockResponse> {
   const headers: Record<string, string> = { ...spec.headers }
+  // Nothing is sent: no file is read (a `truncate` cuts the answer built below: the engine marks it).
+  if (spec.fault !== undefined && spec.fault !== 'truncate') return { status: 0, headers: {}, body: null, fault: spec.fault }
   if (spec.url !== undefined) {
     headers['location'] = spec.url
     return { status: isRedirectStatus(spec.status) ? spec.status : 302, headers, body: null }

@@ -2,8 +2,8 @@ import { compileCondition, compilePattern, type Condition } from './compile-cond
 import { toPointer } from './errors.js'
 import { indexLiterals, type LiteralIndex } from './literal-index.js'
 import { parsePath } from './parse-request.js'
-import { answersAlone, entriesOf, isConditional, overlay, repeatOf, ROUTE_KEYS, SCHEMA_KEY } from './routes-model.js'
-import { METHOD_KEYS, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
+import { answersAlone, entriesOf, isConditional, isFaultName, overlay, repeatOf, ROUTE_KEYS, SCHEMA_KEY } from './routes-model.js'
+import { METHOD_KEYS, type FaultName, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
 
 /** A data file and the folder (or plugin) that supplied it. */
 export interface FileRef {
@@ -17,6 +17,8 @@ export interface ResponseSpec {
   url?: string
   status?: number
   latency?: number
+  /** A network fault instead of (`truncate`: cutting) the answer (docs/behaviour.md, "Faults"). */
+  fault?: FaultName
   /** Lower-case header names. */
   headers: Record<string, string>
 }
@@ -181,6 +183,7 @@ function responseOf(object: Record<string, unknown>): ResponseSpec {
   if (typeof object.url === 'string') spec.url = object.url
   if (typeof object.status === 'number') spec.status = object.status
   if (typeof object.latency === 'number') spec.latency = object.latency
+  if (isFaultName(object.fault)) spec.fault = object.fault
   return spec
 }
 
@@ -357,14 +360,14 @@ const LAYER_KEYS = new Set(['latency', 'responseHeader', 'responseHeaders'])
 
 /**
  * Applies one override to a route (docs/behaviour.md, "Overrides"): it replaces, never merges.
- * A route-level `file`/`url`/`status` replaces every method; method keys replace those methods
+ * A route-level `file`/`url`/`status`/`fault` replaces every method; method keys replace those methods
  * whole (default, entries, sequences: nothing of the route's own is inherited); an override of
  * only `latency` or response headers is laid over the route's own answers.
  */
 function applyOverride(resolved: ResolvedRoute, override: Record<string, unknown>): void {
   const methods = resolved.methods ?? new Map(METHOD_KEYS.map((method) => [method, { route: resolved.view, layers: [] }] as [string, MethodSource]))
   resolved.methods = methods
-  // A route-level `file`, `url` or `status` answers every method.
+  // A route-level `file`, `url`, `status` or `fault` answers every method.
   if (answersAlone(override)) {
     for (const method of METHOD_KEYS) methods.set(method, { route: override, layers: [] })
     resolved.view = override

@@ -8,7 +8,7 @@ import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, type Engine
 import { buildResponse, createFileTyping, errorResponse, unservedFile, type MockResponse } from './build-response.js'
 import { createSequenceState, sequenceKey } from './sequence-state.js'
 import { takesBodyParams } from './routes-model.js'
-import type { Logger } from './types.js'
+import type { FaultName, Logger } from './types.js'
 
 export interface EngineOptions {
   /** Delay in milliseconds for responses whose route sets none. Default 0. */
@@ -27,7 +27,10 @@ export interface MatchInfo {
   route?: string
   entry: string
   file?: string
+  /** 0 when a fault sends nothing. */
   status: number
+  /** The fault played instead of (or, `truncate`, on) the answer. */
+  fault?: FaultName
 }
 
 export type HandleResult =
@@ -210,11 +213,11 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       if (response.status === 404 && spec.file && (spec.status ?? 200) !== 404) {
         options.logger?.error(formatMessage(`${method} ${url.pathname}: the data file "${spec.file.name}" of route ${route.key} (${entry}) ${unservedFile(spec.file.source, spec.file.name)}.`))
       }
-      return {
-        matched: true,
-        response: finish(response, request),
-        info: { route: route.key, entry, file: spec.file?.name, status: response.status },
-      }
+      // A `truncate` cuts whatever was built (docs/behaviour.md, "Faults").
+      if (spec.fault === 'truncate') response.fault = 'truncate'
+      const info: MatchInfo = { route: route.key, entry, file: spec.file?.name, status: response.status }
+      if (response.fault !== undefined) info.fault = response.fault
+      return { matched: true, response: finish(response, request), info }
     }
     const latency = spec.latency ?? globalLatency
     if (latency > 0) return Promise.all([built, sleep(latency)]).then(([response]) => done(response))

@@ -27,3 +27,46 @@ export function fromFetchRequest(request: Request): EngineRequest {
 export function toFetchResponse(response: MockResponse): Response {
   return new Response(response.body as BodyInit | null, { status: response.status, headers: response.headers })
 }
+
+/**
+ * The Fetch `Response` of a `truncate` fault (docs/behaviour.md, "Faults"): the status and the
+ * headers with the whole body's `Content-Length`, a body that gives its first half and then
+ * fails with `error()` (what each surface's client sees when a connection drops mid-body). An
+ * answer without a body has nothing to cut: `undefined`, and it is sent whole.
+ */
+export function truncatedResponse(response: MockResponse, error: () => unknown): Response | undefined {
+  const body = typeof response.body === 'string' ? new TextEncoder().encode(response.body) : response.body
+  if (body === null || body.byteLength === 0) return undefined
+  const half = body.slice(0, Math.floor(body.byteLength / 2))
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (half.byteLength > 0) controller.enqueue(half)
+    },
+    // Called once the half is read: the connection "drops" there.
+    pull(controller) {
+      controller.error(error())
+    },
+  })
+  return new Response(stream, { status: response.status, headers: { ...response.headers, 'content-length': String(body.byteLength) } })
+}
+
+/**
+ * Waits for the first of `signals` to abort (a hung request: the client's signal, the session's
+ * lifetime), and resolves with the one that did; listeners are removed then. No timer: a hang
+ * costs nothing while it waits.
+ */
+export function untilAborted(signals: ReadonlyArray<AbortSignal | undefined | null>): Promise<AbortSignal> {
+  const live = signals.filter((signal): signal is AbortSignal => signal != null)
+  const aborted = live.find((signal) => signal.aborted)
+  if (aborted) return Promise.resolve(aborted)
+  return new Promise((resolve) => {
+    const listeners = live.map((signal) => {
+      const listener = () => {
+        live.forEach((other, i) => other.removeEventListener('abort', listeners[i]!))
+        resolve(signal)
+      }
+      signal.addEventListener('abort', listener, { once: true })
+      return listener
+    })
+  })
+}

@@ -5,11 +5,11 @@
  * `check` (dead config, OpenAPI), the dashboard and the record writer read routes through it, so
  * a new route key or a changed rule is one change here (and one in `schema/routes.json`).
  */
-import { METHOD_KEYS, type MethodKey } from './types.js'
+import { FAULT_NAMES, METHOD_KEYS, type FaultName, type MethodKey } from './types.js'
 
 export const HEADER_KEYS = ['responseHeader', 'responseHeaders'] as const
 /** The fields that shape an answer, wherever an answer is written (route, entry, sequence item). */
-export const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS] as const
+export const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS, 'fault'] as const
 /** The keys a route may hold (the others are warned about, and ignored). */
 export const ROUTE_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS])
 /** The keys an entry of a method may hold. */
@@ -32,9 +32,14 @@ export function isConditional(entry: object): boolean {
   return hasOwn(entry, 'params') || hasOwn(entry, 'headers') || hasOwn(entry, 'response')
 }
 
-/** An object answers a request by itself when it names a `file`, a `url` or a `status`. */
+/** An object answers a request by itself when it names a `file`, a `url`, a `status` or a `fault`. */
 export function answersAlone(object: object): boolean {
-  return hasOwn(object, 'file') || hasOwn(object, 'url') || hasOwn(object, 'status')
+  return hasOwn(object, 'file') || hasOwn(object, 'url') || hasOwn(object, 'status') || hasOwn(object, 'fault')
+}
+
+/** Whether a value is a fault name (`reset`, `close`, `hang`, `truncate`). */
+export function isFaultName(value: unknown): value is FaultName {
+  return typeof value === 'string' && (FAULT_NAMES as readonly string[]).includes(value)
 }
 
 /**
@@ -75,14 +80,16 @@ export function repeatOf(item: Json): number {
 
 /**
  * Field-by-field inheritance of answers: `over`'s fields win (fields it lacks or leaves
- * undefined are inherited), `headers` merge by name, and a more specific `file` replaces an
- * inherited `url` (`url` wins over `file` only in the same object).
+ * undefined are inherited), `headers` merge by name, a more specific `file` replaces an
+ * inherited `url` (`url` wins over `file` only in the same object), and a more specific `file`,
+ * `url` or `status` replaces an inherited `fault` (a fault stays with the object that names it).
  */
-export function overlay<T extends { file?: unknown; url?: unknown; headers?: Record<string, unknown> }>(base: T, over: T): T {
+export function overlay<T extends { file?: unknown; url?: unknown; status?: unknown; fault?: unknown; headers?: Record<string, unknown> }>(base: T, over: T): T {
   const result = { ...base }
   for (const key of Object.keys(over) as Array<keyof T>) if (over[key] !== undefined) result[key] = over[key]
   if (base.headers !== undefined || over.headers !== undefined) result.headers = { ...base.headers, ...over.headers }
   if (over.file !== undefined && over.url === undefined) delete result.url
+  if (over.fault === undefined && (over.file !== undefined || over.url !== undefined || over.status !== undefined)) delete result.fault
   return result
 }
 
@@ -149,6 +156,7 @@ export interface SourcedFields {
   url?: Sourced<string>
   status?: Sourced<number>
   latency?: Sourced<number>
+  fault?: Sourced<FaultName>
   headers?: Record<string, Sourced<string>>
 }
 
@@ -167,6 +175,7 @@ function sourcedFields(object: Json, path: Path): SourcedFields {
   if (typeof object.url === 'string') fields.url = { value: object.url, path: [...path, 'url'] }
   if (typeof object.status === 'number') fields.status = { value: object.status, path: [...path, 'status'] }
   if (typeof object.latency === 'number') fields.latency = { value: object.latency, path: [...path, 'latency'] }
+  if (isFaultName(object.fault)) fields.fault = { value: object.fault, path: [...path, 'fault'] }
   for (const key of HEADER_KEYS) {
     const headers = object[key]
     if (!isPlainObject(headers)) continue

@@ -18,9 +18,18 @@ export type ParamCondition =
 
 export type HeaderMap = Record<string, string>
 
+/**
+ * A network fault instead of an answer (docs/behaviour.md, "Faults"): `reset` (a TCP reset),
+ * `close` (the connection ends without a byte), `hang` (no answer ever), `truncate` (the body cut
+ * short of its `Content-Length`).
+ */
+export type FaultName = 'reset' | 'close' | 'hang' | 'truncate'
+export const FAULT_NAMES: readonly FaultName[] = ['reset', 'close', 'hang', 'truncate']
+
 /** One object of a `response` sequence. */
 export interface SequenceItemConfig {
   file?: string
+  fault?: FaultName
   url?: string
   status?: number
   latency?: number
@@ -33,6 +42,7 @@ export interface SequenceItemConfig {
 /** An entry of a method key: the response and, optionally, the conditions that pick it. */
 export interface RouteEntryConfig {
   file?: string
+  fault?: FaultName
   url?: string
   status?: number
   latency?: number
@@ -47,6 +57,7 @@ export type MethodConfig = string | RouteEntryConfig | RouteEntryConfig[]
 
 export interface RouteConfig {
   file?: string
+  fault?: FaultName
   url?: string
   status?: number
   latency?: number

@@ -1,6 +1,7 @@
 import { toPointer, type ConfigProblem } from './errors.js'
 import { closestKey } from './closest-key.js'
-import { ENTRY_KEYS, HEADER_KEYS, isPlainObject, ITEM_KEYS, patternFlags, ROUTE_KEYS, walkRoutes, type Path } from './routes-model.js'
+import { ENTRY_KEYS, HEADER_KEYS, isFaultName, isPlainObject, ITEM_KEYS, patternFlags, ROUTE_KEYS, walkRoutes, type Path } from './routes-model.js'
+import { FAULT_NAMES } from './types.js'
 
 export { ROUTE_KEYS, SCHEMA_KEY } from './routes-model.js'
 
@@ -99,6 +100,13 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
       }
     }
   }
+  /** docs/behaviour.md, "Faults": one of the fault names, with the closest one for a typo. */
+  const checkFault = (path: Path, value: unknown) => {
+    if (isFaultName(value)) return
+    const allowed = FAULT_NAMES.map((name) => `"${name}"`).join(', ')
+    const close = typeof value === 'string' ? closestKey(value, FAULT_NAMES) : undefined
+    error(path, `unknown fault ${JSON.stringify(value)}`, `${close ? `Did you mean "${close}"? ` : ''}Write fault as one of ${allowed}.`)
+  }
   const checkResponseFields = (path: Path, object: Record<string, unknown>) => {
     if ('file' in object) checkFile([...path, 'file'], object.file)
     if ('url' in object) checkString([...path, 'url'], object.url, 'url')
@@ -110,6 +118,7 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
       }
     }
     if ('latency' in object) checkNumber([...path, 'latency'], object.latency, 'latency')
+    if ('fault' in object) checkFault([...path, 'fault'], object.fault)
     for (const key of HEADER_KEYS) if (key in object) checkHeaders([...path, key], object[key], key)
   }
   const checkUnknown = (path: Path, object: Record<string, unknown>, allowed: ReadonlySet<string>, where: string) => {

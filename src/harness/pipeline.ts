@@ -242,6 +242,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       route: info?.route,
       entry: info?.entry,
       file: info?.file,
+      fault: info?.fault,
       responseHeaders,
       explanation,
       responseBody,

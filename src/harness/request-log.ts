@@ -1,4 +1,5 @@
 import { formatMessage } from '../core/errors.js'
+import type { FaultName } from '../core/types.js'
 import { CLEARED, HAS_BODY, HAS_ENTRY, LogSlots, MATCHED } from './log-slots.js'
 import { REDACTED, SECRET_HEADERS } from '../core/redact.js'
 import { countOf } from '../core/count.js'
@@ -22,8 +23,10 @@ export interface RequestRecord {
   entry?: string
   /** The data file served, if any. */
   file?: string
-  /** The status sent; 0 when nothing answered in process. */
+  /** The status sent; 0 when nothing answered in process, or a fault sent nothing. */
   status: number
+  /** The network fault played (`reset`, `close`, `hang`, `truncate`), recorded when it takes effect (docs/behaviour.md, "Faults"). */
+  fault?: FaultName
   /** Whether a route or handler answered. */
   matched: boolean
   /** The session (`x-mockyard-session`), or `''`. */
@@ -215,6 +218,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   /** Per slot, the response body kept (`undefined`: the surface recorded none; `null`: empty) and its whole length (-1: kept whole). */
   const responseBodies = new Array<Uint8Array | string | null | undefined>(limit).fill(undefined)
   const responseLengths = new Float64Array(limit)
+  /** Per slot, the fault played (four constant strings: nothing per request is kept). */
+  const faults = new Array<FaultName | undefined>(limit).fill(undefined)
   let clears = 0
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
@@ -256,6 +261,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     if (routes[slot] !== undefined) record.route = routes[slot]
     if (slots.has(slot, HAS_ENTRY)) record.entry = entry!
     if (files[slot] !== undefined) record.file = files[slot]
+    if (faults[slot] !== undefined) record.fault = faults[slot]
     if (Number(responseCount) > 0) record.responseHeaders = redactHeaders(responsePairs)
     const explain = explanations[slot]
     if (typeof explain === 'function') {
@@ -310,6 +316,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         },
         oldestId(),
       )
+      faults[id % limit] = input.fault
       const responseBody = input.responseBody
       if (responseBody === undefined || responseBody === null || responseBody.length === 0) responseBodies[id % limit] = responseBody === undefined ? undefined : null
       else {

@@ -6,6 +6,7 @@ import { sessionOf } from '../harness/session.js'
 import type { Instance, Outcome, SurfaceRequest } from '../config/instance.js'
 import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from '../forward/body.js'
 import { badTargetResponse, headerGetter, requestTarget } from './wire.js'
+import { playFault } from './faults.js'
 
 /** Header pairs from `rawHeaders`, lower-case names. */
 function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
@@ -126,12 +127,14 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       writeMockResponse(res, finish(response), false)
     }
 
-    const send = (outcome: Outcome, url: string, bytes: Uint8Array | null = null): void => {
+    const send = (outcome: Outcome, url: string, bytes: Uint8Array | null = null, session = ''): void => {
       if (outcome.kind === 'route') {
+        const { response, info } = outcome
         // `OPTIONS *`: a preflight of the server as a whole, which says what it allows (docs/behaviour.md, "Requests on the wire").
-        if (path === '*') outcome.response.headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
-        writeMockResponse(res, outcome.response, head)
-        logLine(instance, method, path, outcome.response.status, outcome.info.file ?? outcome.info.route ?? outcome.info.entry, outcome.record.durationMs)
+        if (path === '*') response.headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
+        if (response.fault === undefined) writeMockResponse(res, response, head)
+        else playFault(res, response, head, instance.lifetime(session))
+        logLine(instance, method, path, faultStatus(response), info.file ?? info.route ?? info.entry, outcome.record.durationMs)
         return
       }
       if (outcome.kind === 'handler') {
@@ -147,9 +150,10 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       try {
         const request = toSurfaceRequest(req, headers, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
         // The listener and the middleware answer a preflight on any path (docs/behaviour.md, "CORS").
-        const outcome = instance.respond(request, { session: sessionOf(req.headers), preflight: 'any-path' })
-        if (outcome instanceof Promise) outcome.then((settled) => send(settled, request.url, bytes)).catch(fail)
-        else send(outcome, request.url, bytes)
+        const session = sessionOf(req.headers)
+        const outcome = instance.respond(request, { session, preflight: 'any-path' })
+        if (outcome instanceof Promise) outcome.then((settled) => send(settled, request.url, bytes, session)).catch(fail)
+        else send(outcome, request.url, bytes, session)
       } catch (error) {
         fail(error)
       }
@@ -182,7 +186,13 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
   }
 }
 
-/** The per-request log line: `GET /v1/users 200 users.json 1.2ms` (docs/behaviour.md, "Options"). */
-export function logLine(instance: Instance, method: string, path: string, status: number, what: string, ms: number): void {
+/** The status column of the log line: the status, or the fault (`reset`; `200 truncate`). */
+function faultStatus(response: MockResponse): number | string {
+  if (response.fault === undefined) return response.status
+  return response.fault === 'truncate' ? `${response.status} truncate` : response.fault
+}
+
+/** The per-request log line: `GET /v1/users 200 users.json 1.2ms`, `GET /v1/flaky reset v1/flaky 0.1ms` (docs/behaviour.md, "Options"). */
+export function logLine(instance: Instance, method: string, path: string, status: number | string, what: string, ms: number): void {
   if (instance.logsRequests) instance.logger.info(`${method} ${path} ${status} ${what} ${ms}ms`)
 }

@@ -4,7 +4,10 @@
  * instance's explanations for requests nothing answers. `setupMockServer()` (mockyard/vitest)
  * uses it; `bench/in-process.mjs` measures it.
  */
-import { toFetchResponse } from '../core/fetch-request.js'
+import { setMaxListeners } from 'node:events'
+import { toFetchResponse, truncatedResponse, untilAborted } from '../core/fetch-request.js'
+import type { MockResponse } from '../core/build-response.js'
+import { NetworkFault, terminated } from './interception/network-fault.js'
 import { Unanswered } from '../harness/unhandled.js'
 import { surfaceRequestFromFetch, type Instance } from '../config/instance.js'
 import { startInterception, type Interception } from './interception/index.js'
@@ -35,7 +38,7 @@ export function interceptInstance(instance: Instance): InstanceInterception {
     strategy,
     async resolve(request) {
       const outcome = await instance.respond(surfaceRequestFromFetch(request))
-      if (outcome.kind === 'route') return toFetchResponse(outcome.response)
+      if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, instance.lifetime())
       if (outcome.kind === 'handler') return outcome.response
       // Nothing answers in process: recorded as such (status 0), then failed, warned or let
       // through, with this request's own explanation (docs/behaviour.md, "Unmatched requests").
@@ -48,5 +51,30 @@ export function interceptInstance(instance: Instance): InstanceInterception {
   return {
     dispose: () => interception.dispose(),
     takeUnmatched: () => unmatched.splice(0),
+  }
+}
+
+/**
+ * A fault in process (docs/behaviour.md, "Faults"): `reset` and `close` reject with a
+ * `NetworkFault` (each client fails in its own way); `hang` stays pending until the request's
+ * own signal aborts (its client's abort or timeout has failed it already) or the session's
+ * lifetime ends (its reset, `close()`), which settles it as a reset; `truncate` answers with a
+ * body that fails after its first half.
+ */
+async function playFault(response: MockResponse, request: Request, lifetime: AbortSignal): Promise<Response> {
+  switch (response.fault) {
+    case 'reset':
+    case 'close':
+      throw new NetworkFault(response.fault)
+    case 'hang': {
+      // Every test's hung requests wait on one signal: no warning past ten.
+      setMaxListeners(0, lifetime)
+      const ended = await untilAborted([request.signal, lifetime])
+      if (ended === lifetime) throw new NetworkFault('reset')
+      // The client gave up and has its own error already: nothing more reaches it.
+      return Response.error()
+    }
+    default:
+      return truncatedResponse(response, terminated) ?? toFetchResponse(response)
   }
 }

@@ -19,6 +19,7 @@ import { interceptClientRequests, type InterceptedRequest } from './client-reque
 import { currentFetchClasses } from './fetch-semantics.js'
 import { withoutOwnFrames } from '../own-frames.js'
 import { patchFetch } from './patch-fetch.js'
+import { NetworkFault } from './network-fault.js'
 import { applyUnhandled, isUnhandledStrategy, Unanswered, type UnhandledRequestStrategy } from '../../harness/unhandled.js'
 
 /** The one unhandled-request strategy type (src/harness/unhandled.ts). */
@@ -27,7 +28,8 @@ export type UnhandledStrategy = UnhandledRequestStrategy
 export interface InterceptionOptions {
   /**
    * Answers a request; when nothing matches, an `Unanswered` carrying why (or `undefined`, then
-   * `explain` says why). It gets its own copy of the request
+   * `explain` says why). A rejection with a `NetworkFault` fails the request as a reset or
+   * closed connection would, in each client's own way. It gets its own copy of the request
    * (the body can be read). A throw (or a rejection) becomes a 500 response whose JSON body
    * names the error, as in msw; a thrown `Response` is sent as the answer.
    */
@@ -177,7 +179,15 @@ export function startInterception(options: InterceptionOptions): Interception {
 
   const onRequest = async ({ request, controller }: InterceptedRequest): Promise<void> => {
     // `request` itself stays unread so that it can still go to the network.
-    const response = await resolve(copyOf(request))
+    let response: Response | Unanswered | undefined
+    try {
+      response = await resolve(copyOf(request))
+    } catch (error) {
+      // docs/behaviour.md, "Faults": the request fails as over a reset or closed socket.
+      if (!(error instanceof NetworkFault)) throw error
+      controller.errorWith(error.forSocket())
+      return
+    }
     if (response !== undefined && !(response instanceof Unanswered)) {
       controller.respondWith(response)
       return

@@ -18,6 +18,7 @@ import {
   type FetchClasses,
 } from './fetch-semantics.js'
 import { Unanswered } from '../../harness/unhandled.js'
+import { NetworkFault } from './network-fault.js'
 
 export interface Wiring {
   resolve(request: Request): Promise<Response | Unanswered | undefined>
@@ -45,6 +46,8 @@ export function patchFetch(wiring: Wiring, classes: FetchClasses): (() => void) 
     try {
       response = await resolve(copy)
     } catch (error) {
+      // docs/behaviour.md, "Faults": a reset or close rejects as undici does over a real socket.
+      if (error instanceof NetworkFault) throw error.forFetch()
       if (isNodeLikeError(error)) throw error
       response = error instanceof classes.Response ? error : serverErrorResponse(classes, error)
     }
