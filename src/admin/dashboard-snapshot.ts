@@ -119,13 +119,14 @@ export function dashboardRoutes(instance: Instance, session = '') {
           url: response.url ?? null,
           status: response.status ?? (response.url ? 302 : 200),
           latency: response.latency ?? null,
+          fault: response.fault ?? null,
           headers: response.headers,
         }
         if (entry && entry.params !== undefined) item.params = entry.params
         if (entry && entry.headers !== undefined) item.requestHeaders = entry.headers
         if (candidate.sequence) {
           const served = counts.get(`${route.key} ${method} ${candidate.label}`) ?? 0
-          item.sequence = candidate.sequence.map((step) => ({ file: step.file?.name ?? null, url: step.url ?? null, status: step.status ?? 200, repeat: step.repeat }))
+          item.sequence = candidate.sequence.map((step) => ({ file: step.file?.name ?? null, url: step.url ?? null, status: step.status ?? 200, fault: step.fault ?? null, repeat: step.repeat }))
           item.served = served
           item.next = sequenceItemAt(served, candidate.repeats!)
         }

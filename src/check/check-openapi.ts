@@ -375,6 +375,8 @@ interface Answer {
   path: Path
   filePath?: Path
   statusPath?: Path
+  /** A `reset`, `close` or `hang` fault: nothing is sent. */
+  silent?: true
 }
 
 /** What a method of a route answers, by the routes model's inheritance (`answersOf`). */
@@ -387,6 +389,8 @@ function answersOf(route: Json, key: string, method: string): Answer[] {
     }
     if (fields.url) answer.url = fields.url.value
     if (fields.status) answer.statusPath = fields.status.path
+    // A fault other than `truncate` sends no answer to check (docs/behaviour.md, "Faults").
+    if (fields.fault && fields.fault.value !== 'truncate') answer.silent = true
     const type = fields.headers?.['content-type']
     if (type) answer.contentType = type.value
     return answer
@@ -597,7 +601,7 @@ export async function checkOpenApi(
         const name = `${operation.method.toUpperCase()} ${operation.path}`
         // Statuses, content types and bodies.
         for (const answer of answersOf(route, key, method)) {
-          if (answer.url) continue
+          if (answer.url || answer.silent) continue
           const at = answer.statusPath ?? answer.filePath ?? answer.path
           const found = responseFor(doc, operation.operation, answer.status)
           if (!found) {

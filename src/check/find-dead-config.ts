@@ -78,6 +78,8 @@ export function findDeadConfig(
       report('ignored', [...path, 'file'], `the file "${object.file}" is never served: "url" is set too and the redirect wins`, 'Remove "file", or remove "url" to serve the file.')
     } else if (object.status === 204 || object.status === 304) {
       report('ignored', [...path, 'file'], `the file "${object.file}" is never served: status ${object.status} answers with an empty body`, `Remove "file", or use a status that has a body, such as 200.`)
+    } else if (object.fault === 'reset' || object.fault === 'close' || object.fault === 'hang') {
+      report('ignored', [...path, 'file'], `the file "${object.file}" is never served: the fault "${object.fault}" sends no answer`, 'Remove "file", or use "fault": "truncate" to send half of it.')
     }
   }
 

@@ -122,7 +122,7 @@ function rowOf(record) {
     el('td', { class: 'session', title: sessionLabel(record.session), text: session }),
     el('td', { class: 'method', text: record.method }),
     el('td', { class: 'path mono' }, wrappable(pathOf(record.url))),
-    el('td', { class: `status status-${String(record.status).charAt(0)}`, text: String(record.status) }),
+    el('td', { class: `status status-${String(record.status).charAt(0)}`, text: statusText(record) }),
     el('td', { class: 'by' }, answeredBy(record)),
     el('td', { class: 'file', text: record.file ?? '' }),
     el('td', { class: 'ms', text: String(record.durationMs) }),
@@ -233,12 +233,19 @@ function bodyView(record) {
   return el('pre', { class: 'body', text: record.body })
 }
 
+/** A record's status, or the fault played instead (`reset`; `200 truncate`). */
+function statusText(record) {
+  if (!record.fault) return String(record.status)
+  return record.fault === 'truncate' ? `${record.status} truncate` : `fault: ${record.fault}`
+}
+
 /**
  * The response body as the log kept it (a route's answer: text up to 64 KB, a binary one shown
  * as its type and size); an answer from a handler or the proxy target is not recorded.
  */
 function responseBodyView(record) {
   if (record.responseBody === undefined) {
+    if (record.fault && record.fault !== 'truncate') return el('p', { class: 'count', text: `no response: the fault "${record.fault}" was played` })
     return el('p', { class: 'count', text: record.status === 0 ? 'no response (nothing answered in process)' : 'not recorded (only a route’s answer is kept)' })
   }
   return bodyView({ body: record.responseBody, headers: record.responseHeaders ?? {} })
@@ -269,7 +276,7 @@ async function openDetail(id, focus = true) {
   fact('Time', record.time)
   fact('Session', sessionLabel(record.session))
   fact('URL', el('span', { class: 'mono' }, wrappable(record.url)))
-  fact('Status', el('span', { class: `status-${String(record.status).charAt(0)}`, text: String(record.status) }))
+  fact('Status', el('span', { class: `status-${String(record.status).charAt(0)}`, text: statusText(record) }))
   fact('Answered by', answeredBy(record))
   if (record.file) fact('File', el('code', { text: record.file }))
   fact('Duration', `${record.durationMs} ms`)
@@ -277,7 +284,7 @@ async function openDetail(id, focus = true) {
   if (!record.matched && record.explanation) parts.push(el('h3', { text: 'Why nothing answered' }), el('pre', { class: 'explanation', text: record.explanation }))
   parts.push(el('h3', { text: 'Request headers' }), headersTable(record.headers, 'Request headers'))
   parts.push(el('h3', { text: 'Request body' }), bodyView(record))
-  parts.push(el('h3', { text: `Response ${record.status}` }), headersTable(record.responseHeaders, 'Response headers'))
+  parts.push(el('h3', { text: `Response ${statusText(record)}` }), headersTable(record.responseHeaders, 'Response headers'))
   parts.push(el('h3', { text: 'Response body' }), responseBodyView(record))
   body.replaceChildren(...parts)
   if (focus) panel.focus({ preventScroll: STACKED.matches })
@@ -307,7 +314,8 @@ function answerText(entry) {
   const parts = []
   if (entry.url) parts.push(`redirect ${entry.url}`)
   else if (entry.file) parts.push(entry.file)
-  parts.push(String(entry.status))
+  parts.push(entry.fault && entry.fault !== 'truncate' ? `fault: ${entry.fault}` : String(entry.status))
+  if (entry.fault === 'truncate') parts.push('truncate')
   if (entry.latency !== null && entry.latency !== undefined) parts.push(`${entry.latency} ms`)
   return parts.join(' · ')
 }
@@ -349,7 +357,7 @@ async function renderRoutes() {
       if (entry.sequence) {
         const ol = el('ol')
         entry.sequence.forEach((step, index) => {
-          const text = `${step.url ? `redirect ${step.url}` : step.file ?? '(no file)'} · ${step.status}${step.repeat > 1 ? ` ×${step.repeat}` : ''}`
+          const text = step.fault && step.fault !== 'truncate' ? `fault: ${step.fault}${step.repeat > 1 ? ` ×${step.repeat}` : ''}` : `${step.url ? `redirect ${step.url}` : step.file ?? '(no file)'} · ${step.status}${step.fault ? ' truncate' : ''}${step.repeat > 1 ? ` ×${step.repeat}` : ''}`
           ol.append(el('li', { class: index === entry.next ? 'next' : '', text }))
         })
         sequence.append(el('div', { class: 'count', text: `served ${entry.served}` }), ol)
