@@ -4,7 +4,8 @@
 import { HttpHandler, type RequestHandler } from 'msw'
 import type { RouteTable } from '../core/compile-routes.js'
 import { createEngine, type Engine, type EngineOptions, type HandleResult } from '../core/create-engine.js'
-import { fromFetchRequest, toFetchResponse } from '../core/fetch-request.js'
+import { fromFetchRequest, toFetchResponse, truncatedResponse, untilAborted } from '../core/fetch-request.js'
+import type { MockResponse } from '../core/build-response.js'
 
 export interface RouteHandlerOptions {
   /**
@@ -45,16 +46,33 @@ export class MockyardHandler extends HttpHandler {
         const result = await engine.handle(engineRequest, { session: options.session?.(request) })
         options.onResult?.(request, result, startedAt)
         // Unmatched: fall through to the next handler.
-        return result.matched ? toFetchResponse(result.response) : undefined
+        if (!result.matched) return undefined
+        return result.response.fault === undefined ? toFetchResponse(result.response) : this.#fault(result.response, request)
       },
     )
     this.engine = engine
   }
 
-  /** msw calls this on `resetHandlers()`: sequences start over. */
+  /** Ended at msw's reset: hung requests settle then (docs/behaviour.md, "Faults"). */
+  #lifetime = new AbortController()
+
+  /**
+   * A fault through msw (docs/behaviour.md, "Faults"): `reset` and `close` are msw's network
+   * error (`Response.error()`); `hang` waits for the request's signal or msw's reset, then fails
+   * the same way; `truncate` answers with a body that fails after its first half.
+   */
+  async #fault(response: MockResponse, request: Request): Promise<Response> {
+    if (response.fault === 'hang') await untilAborted([request.signal, this.#lifetime.signal])
+    if (response.fault !== 'truncate') return Response.error()
+    return truncatedResponse(response, () => new TypeError('terminated: the connection closed before the end of the body')) ?? toFetchResponse(response)
+  }
+
+  /** msw calls this on `resetHandlers()`: sequences start over, hung requests end. */
   override reset(): void {
     super.reset()
     this.engine.reset()
+    this.#lifetime.abort()
+    this.#lifetime = new AbortController()
   }
 }
 

@@ -1,0 +1,242 @@
+/**
+ * docs/behaviour.md, "Faults", over the real HTTP listener and the middleware: a TCP reset, a
+ * connection closed without a byte, a hang ended by reset and by stop, a body cut short of its
+ * `Content-Length`, seen by fetch, `http.get` and a raw socket; the request log and overrides.
+ */
+import http from 'node:http'
+import net from 'node:net'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createMiddleware, startMockServer, type RunningServer } from 'mockyard/node'
+import { SESSION_HEADER } from '../../src/harness/session.js'
+import { captureLogs, removeTempDirs, writeMocks } from '../support/routes.js'
+
+afterAll(removeTempDirs)
+
+const REPORT = JSON.stringify({ rows: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `row ${i}` })) })
+
+const ROUTES = {
+  'v1/flaky': { fault: 'reset' },
+  'v1/closed': { fault: 'close' },
+  'v1/stuck': { fault: 'hang' },
+  'v1/slow-then-cut': { file: 'report.json', latency: 150, fault: 'truncate' },
+  'v1/cut': { file: 'report.json', fault: 'truncate' },
+  'v1/retry': { get: [{ response: [{ fault: 'reset' }, { status: 503 }, { file: 'ok.json' }] }] },
+  'v1/users': { file: 'ok.json' },
+}
+const FILES = { 'report.json': REPORT, 'ok.json': '{"ok":true}' }
+
+/** What a raw socket receives for one request: the bytes, and how the connection ended. */
+function rawExchange(url: string, path: string): Promise<{ bytes: Buffer; ended: 'end' | 'reset' }> {
+  const { port } = new URL(url)
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`))
+    const chunks: Buffer[] = []
+    socket.on('data', (chunk) => chunks.push(chunk))
+    socket.on('end', () => resolve({ bytes: Buffer.concat(chunks), ended: 'end' }))
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve({ bytes: Buffer.concat(chunks), ended: 'reset' }) : reject(error)))
+  })
+}
+
+/** `http.get` to its end: the status and body, or the error it emitted. */
+function httpGet(url: string): Promise<{ status?: number; body?: string; error?: NodeJS.ErrnoException }> {
+  return new Promise((resolve) => {
+    http
+      .get(url, (res) => {
+        let body = ''
+        res.on('data', (chunk) => (body += chunk))
+        res.on('end', () => resolve({ status: res.statusCode, body }))
+        res.on('error', (error) => resolve({ status: res.statusCode, error }))
+      })
+      .on('error', (error) => resolve({ error }))
+  })
+}
+
+/** How many handles (sockets, timers, servers) the process holds. */
+function openHandles(): number {
+  return process.getActiveResourcesInfo().filter((name) => name !== 'TTYWrap').length
+}
+
+describe('faults over the HTTP listener', () => {
+  let server: RunningServer
+  const logs = captureLogs()
+  beforeAll(async () => {
+    server = await startMockServer({ routes: writeMocks(ROUTES, FILES).routes, logProvider: logs.logProvider })
+  })
+  afterAll(() => server.stop())
+  afterEach(() => server.reset())
+
+  it('reset: fetch rejects with a TypeError whose cause has the code ECONNRESET', async () => {
+    const error = await fetch(`${server.url}/v1/flaky`).then(
+      () => undefined,
+      (error: TypeError & { cause?: { code?: string } }) => error,
+    )
+    expect(error).toBeInstanceOf(TypeError)
+    expect(error!.cause?.code).toBe('ECONNRESET')
+  })
+
+  it('reset: http.get emits an error with the code ECONNRESET; a raw socket is reset without a byte', async () => {
+    const { error } = await httpGet(`${server.url}/v1/flaky`)
+    expect(error?.code).toBe('ECONNRESET')
+    expect(error?.message).toBe('read ECONNRESET')
+    expect(await rawExchange(server.url, '/v1/flaky')).toEqual({ bytes: Buffer.alloc(0), ended: 'reset' })
+  })
+
+  it('close: the connection ends without a byte (fetch: a TypeError; http: socket hang up)', async () => {
+    const error = await fetch(`${server.url}/v1/closed`).then(
+      () => undefined,
+      (error: TypeError) => error,
+    )
+    expect(error).toBeInstanceOf(TypeError)
+    const { error: httpError } = await httpGet(`${server.url}/v1/closed`)
+    expect(httpError?.message).toBe('socket hang up')
+    expect(httpError?.code).toBe('ECONNRESET')
+    expect(await rawExchange(server.url, '/v1/closed')).toEqual({ bytes: Buffer.alloc(0), ended: 'end' })
+  })
+
+  it('truncate: status and the full Content-Length arrive, then half the body, then the connection ends', async () => {
+    const { bytes, ended } = await rawExchange(server.url, '/v1/cut')
+    expect(ended).toBe('end')
+    const text = bytes.toString()
+    const [head, body] = text.split('\r\n\r\n') as [string, string]
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(head.toLowerCase()).toContain(`content-length: ${Buffer.byteLength(REPORT)}`)
+    expect(body).toBe(REPORT.slice(0, Math.floor(REPORT.length / 2)))
+
+    const res = await fetch(`${server.url}/v1/cut`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(REPORT)))
+    await expect(res.text()).rejects.toThrow(TypeError)
+
+    const got = await httpGet(`${server.url}/v1/cut`)
+    expect(got.status).toBe(200)
+    expect(got.error?.code).toBe('ECONNRESET')
+  })
+
+  it('latency applies first: the cut comes after the latency', async () => {
+    const started = performance.now()
+    const res = await fetch(`${server.url}/v1/slow-then-cut`)
+    // A latency feature: a generous margin below the configured 150 ms.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(100)
+    expect(res.status).toBe(200)
+    await expect(res.json()).rejects.toThrow()
+  })
+
+  it('a sequence fails, then is busy, then answers; the fourth request starts over', async () => {
+    const attempt = () =>
+      fetch(`${server.url}/v1/retry`).then(
+        async (res) => `${res.status} ${await res.text()}`,
+        (error: TypeError & { cause?: { code?: string } }) => `${error.name} ${error.cause?.code}`,
+      )
+    expect([await attempt(), await attempt(), await attempt(), await attempt()]).toEqual(['TypeError ECONNRESET', '503 ', '200 {"ok":true}', 'TypeError ECONNRESET'])
+  })
+
+  it('the request log records the fault with no status, and the log line names it', async () => {
+    await fetch(`${server.url}/v1/flaky`).catch(() => {})
+    await fetch(`${server.url}/v1/cut`).then((res) => res.text()).catch(() => {})
+    const records = server.requests()
+    expect(records.map((record) => [record.route, record.status, record.fault])).toEqual([
+      ['v1/flaky', 0, 'reset'],
+      ['v1/cut', 200, 'truncate'],
+    ])
+    const info = logs.info
+    expect(info.some((line) => /^GET \/v1\/flaky reset v1\/flaky [\d.]+ms$/.test(line))).toBe(true)
+    expect(info.some((line) => /^GET \/v1\/cut 200 truncate report\.json [\d.]+ms$/.test(line))).toBe(true)
+  })
+
+  it('hang: recorded at once (waitForRequest resolves), ended by a reset of its session, no handle left', async () => {
+    const before = openHandles()
+    const settled = fetch(`${server.url}/v1/stuck`, { headers: { [SESSION_HEADER]: 'alice' } }).then(
+      () => 'answered',
+      (error: TypeError) => error.name,
+    )
+    const record = await server.waitForRequest((r) => r.route === 'v1/stuck')
+    expect(record).toMatchObject({ fault: 'hang', status: 0, session: 'alice' })
+    // Another session's reset leaves it hanging.
+    await fetch(`${server.url}/__mockyard/reset`, { method: 'POST', headers: { [SESSION_HEADER]: 'bob' } })
+    const early = await Promise.race([settled, new Promise((resolve) => setTimeout(() => resolve('pending'), 50))])
+    expect(early).toBe('pending')
+    await fetch(`${server.url}/__mockyard/reset`, { method: 'POST', headers: { [SESSION_HEADER]: 'alice', connection: 'close' } })
+    expect(await settled).toBe('TypeError')
+    // Keep-alive sockets of fetch's pool may linger: compare once they are gone.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(openHandles()).toBeLessThanOrEqual(before + 1)
+  })
+
+  it('hang: the request stays open until the client gives up', async () => {
+    const error = await fetch(`${server.url}/v1/stuck`, { signal: AbortSignal.timeout(100) }).then(
+      () => undefined,
+      (error: Error) => error,
+    )
+    expect(error?.name).toBe('TimeoutError')
+  })
+
+  it('overrides: a route-level fault replaces every method of the route', async () => {
+    server.useRoutes({ 'v1/users': { fault: 'reset' } })
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      await expect(fetch(`${server.url}/v1/users`, { method })).rejects.toThrow(TypeError)
+    }
+    server.reset()
+    expect((await fetch(`${server.url}/v1/users`)).status).toBe(200)
+  })
+})
+
+describe('stop() and hung requests', () => {
+  it('stop() ends hung requests at once, even with a long grace for work in flight', async () => {
+    const server = await startMockServer({ routes: writeMocks(ROUTES, FILES).routes })
+    const settled = [1, 2, 3].map(() =>
+      fetch(`${server.url}/v1/stuck`).then(
+        () => 'answered',
+        (error: TypeError) => error.name,
+      ),
+    )
+    await server.waitForRequest(() => server.requests().length === 3)
+    // Were hung requests work in flight, this would wait a minute (past the test's timeout).
+    await server.stop({ graceMs: 60_000 })
+    expect(await Promise.all(settled)).toEqual(['TypeError', 'TypeError', 'TypeError'])
+  })
+})
+
+describe('faults through the middleware', () => {
+  it('reset, hang and truncate on a node server using the middleware; close() ends the hang', async () => {
+    const middleware = await createMiddleware({ routes: writeMocks(ROUTES, FILES).routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
+    const app = http.createServer((req, res) => middleware(req, res, () => res.writeHead(404).end()))
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
+    const url = `http://127.0.0.1:${(app.address() as net.AddressInfo).port}`
+    try {
+      const error = await fetch(`${url}/v1/flaky`).then(
+        () => undefined,
+        (error: TypeError & { cause?: { code?: string } }) => error,
+      )
+      expect(error?.cause?.code).toBe('ECONNRESET')
+      const res = await fetch(`${url}/v1/cut`)
+      await expect(res.text()).rejects.toThrow(TypeError)
+      const hung = fetch(`${url}/v1/stuck`).then(
+        () => 'answered',
+        (error: TypeError) => error.name,
+      )
+      await middleware.waitForRequest((r) => r.fault === 'hang')
+      await middleware.close()
+      expect(await hung).toBe('TypeError')
+    } finally {
+      app.closeAllConnections()
+      await new Promise((resolve) => app.close(resolve))
+    }
+  })
+})
+
+describe('validation of fault', () => {
+  it('an unknown fault name fails the load with the JSON path, the closest name and the allowed ones', async () => {
+    const mocks = writeMocks({ 'v1/flaky': { get: [{ response: [{ fault: 'rest' }] }] } })
+    const error = await startMockServer({ routes: mocks.routes }).then(
+      (server) => server.stop(),
+      (error: Error) => error,
+    )
+    expect(error).toBeInstanceOf(Error)
+    const message = (error as Error).message
+    expect(message).toContain(mocks.routes)
+    expect(message).toContain('/v1~1flaky/get/0/response/0/fault')
+    expect(message).toContain('unknown fault "rest"')
+    expect(message).toContain('Did you mean "reset"?')
+    expect(message).toContain('"reset", "close", "hang", "truncate"')
+  })
+})
