@@ -215,7 +215,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     }
     const outcome = await pipeline.respond(surface)
     if (outcome.kind === 'handler') return outcome.response
-    if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, pipeline.lifetime())
+    if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, outcome.lifetime ?? pipeline.lifetime())
     // Recorded as unanswered (status 0): it goes to the network, or fails, with the engine's
     // explanation (of a known route; for any other path, the closest routes).
     outcome.settle({ status: 0 })

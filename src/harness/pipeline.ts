@@ -38,7 +38,17 @@ export type Outcome =
       headers: Record<string, string>
       record: LogEntry
     }
-  | { kind: 'route'; response: MockResponse; info: MatchInfo; record: LogEntry }
+  | {
+      kind: 'route'
+      response: MockResponse
+      info: MatchInfo
+      record: LogEntry
+      /**
+       * For an answer that stays open (a `hang`): the session's lifetime taken as the answer was
+       * recorded, so a reset right after `waitForRequest` resolves still ends it.
+       */
+      lifetime?: AbortSignal
+    }
   | { kind: 'unmatched'; explanation: () => string; settle(sent: SentAnswer): LogEntry }
 
 /** What a surface sent for a request nothing in the pipeline answered. */
@@ -171,6 +181,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     lifetimes.get(session)?.abort()
     lifetimes.delete(session)
   }
+  function lifetime(session = ''): AbortSignal {
+    let controller = lifetimes.get(session)
+    if (controller === undefined) {
+      controller = new AbortController()
+      lifetimes.set(session, controller)
+    }
+    return controller.signal
+  }
   const endLifetimes = () => {
     for (const controller of lifetimes.values()) controller.abort()
     lifetimes.clear()
@@ -214,7 +232,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
     }
     const { info } = result
-    return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers, undefined, result.response.body) }
+    // Taken before the record is written (and its waiters told): a reset after that ends the hang.
+    const open = result.response.fault === 'hang' ? lifetime(session) : undefined
+    const outcome: Outcome = { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers, undefined, result.response.body) }
+    if (open) outcome.lifetime = open
+    return outcome
   }
 
   function record(
@@ -336,14 +358,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       for (const override of overrides.values()) sequenceSessions += override.engine.sequenceSessions
       return { sessions: sessions.size, engines: 1 + overrides.size, sequenceSessions }
     },
-    lifetime(session = '') {
-      let controller = lifetimes.get(session)
-      if (controller === undefined) {
-        controller = new AbortController()
-        lifetimes.set(session, controller)
-      }
-      return controller.signal
-    },
+    lifetime,
     close() {
       endLifetimes()
     },

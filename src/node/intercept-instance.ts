@@ -38,7 +38,7 @@ export function interceptInstance(instance: Instance): InstanceInterception {
     strategy,
     async resolve(request) {
       const outcome = await instance.respond(surfaceRequestFromFetch(request))
-      if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, instance.lifetime())
+      if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, outcome.lifetime ?? instance.lifetime())
       if (outcome.kind === 'handler') return outcome.response
       // Nothing answers in process: recorded as such (status 0), then failed, warned or let
       // through, with this request's own explanation (docs/behaviour.md, "Unmatched requests").
