@@ -119,14 +119,15 @@ export function dashboardRoutes(instance: Instance, session = '') {
           url: response.url ?? null,
           status: response.status ?? (response.url ? 302 : 200),
           latency: response.latency ?? null,
-          fault: response.fault ?? null,
           headers: response.headers,
         }
+        // docs/behaviour.md, "Faults": only answers that play one carry it.
+        if (response.fault !== undefined) item.fault = response.fault
         if (entry && entry.params !== undefined) item.params = entry.params
         if (entry && entry.headers !== undefined) item.requestHeaders = entry.headers
         if (candidate.sequence) {
           const served = counts.get(`${route.key} ${method} ${candidate.label}`) ?? 0
-          item.sequence = candidate.sequence.map((step) => ({ file: step.file?.name ?? null, url: step.url ?? null, status: step.status ?? 200, fault: step.fault ?? null, repeat: step.repeat }))
+          item.sequence = candidate.sequence.map((step) => ({ file: step.file?.name ?? null, url: step.url ?? null, status: step.status ?? 200, repeat: step.repeat, ...(step.fault !== undefined ? { fault: step.fault } : {}) }))
           item.served = served
           item.next = sequenceItemAt(served, candidate.repeats!)
         }

@@ -143,6 +143,16 @@ describe('faults over the HTTP listener', () => {
     expect(info.some((line) => /^GET \/v1\/cut 200 truncate report\.json [\d.]+ms$/.test(line))).toBe(true)
   })
 
+  it('the dashboard shows the fault of a request and of each answer', async () => {
+    await fetch(`${server.url}/v1/flaky`).catch(() => {})
+    const record = (await (await fetch(`${server.url}/__mockyard/dashboard/requests/${server.requests()[0]!.id}`)).json()) as Record<string, unknown>
+    expect(record).toMatchObject({ route: 'v1/flaky', status: 0, fault: 'reset' })
+    const { routes } = (await (await fetch(`${server.url}/__mockyard/dashboard/routes`)).json()) as { routes: Array<{ key: string; entries: Array<Record<string, unknown>> }> }
+    expect(routes.find((route) => route.key === 'v1/flaky')!.entries[0]).toMatchObject({ fault: 'reset' })
+    const retry = routes.find((route) => route.key === 'v1/retry')!.entries[0]!.sequence as Array<Record<string, unknown>>
+    expect(retry.map((step) => step.fault ?? step.status)).toEqual(['reset', 503, 200])
+  })
+
   it('hang: recorded at once (waitForRequest resolves), ended by a reset of its session, no handle left', async () => {
     const before = openHandles()
     const settled = fetch(`${server.url}/v1/stuck`, { headers: { [SESSION_HEADER]: 'alice' } }).then(
