@@ -296,6 +296,25 @@ export function runContract(name: string, create: () => Promise<Surface>, framew
           expect([res.status, res.headers.get('x-layer'), await res.text()]).toEqual([500, 'later', ''])
           expect(await answer('/v1/claims', { method: 'POST' })).toEqual({ status: 200, body: '{"file":"claims-all.json"}\n' })
         })
+        it('a route-level fault replaces every method: fetch rejects with a TypeError (docs/behaviour.md, "Faults")', async () => {
+          await use({ 'v1/orders': { fault: 'reset' } })
+          for (const method of ['GET', 'POST']) {
+            const error = await get('/v1/orders', { method }).then(
+              () => undefined,
+              (error: unknown) => error,
+            )
+            expect(error).toBeInstanceOf(TypeError)
+          }
+        })
+        it('faults in a sequence: a network error, then 503, then the answer', async () => {
+          await use({ 'v1/users': { get: [{ response: [{ fault: 'reset' }, { status: 503 }, { file: 'users.json' }] }] } })
+          const attempt = () =>
+            get('/v1/users').then(
+              (res) => res.status,
+              (error: unknown) => (error instanceof TypeError ? 'TypeError' : String(error)),
+            )
+          expect([await attempt(), await attempt(), await attempt()]).toEqual(['TypeError', 503, 200])
+        })
         it('a reset brings the loaded routes back', async () => {
           await use({ 'v1/claims': { status: 500 } })
           await surface.reset()
