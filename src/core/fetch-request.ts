@@ -42,9 +42,16 @@ export function truncatedResponse(response: MockResponse, error: () => unknown):
     start(controller) {
       if (half.byteLength > 0) controller.enqueue(half)
     },
-    // Called once the half is read: the connection "drops" there.
+    // Called once the half is read: the connection "drops" there, a turn of the event loop later,
+    // so that a client reading through a socket of its own (msw 3's interceptors) gets the head
+    // and the half first, as from a real server.
     pull(controller) {
-      controller.error(error())
+      return new Promise<void>((resolve) =>
+        setTimeout(() => {
+          controller.error(error())
+          resolve()
+        }, 0),
+      )
     },
   })
   return new Response(stream, { status: response.status, headers: { ...response.headers, 'content-length': String(body.byteLength) } })
