@@ -15,7 +15,7 @@ beforeAll(async () => {
     { 'r.json': JSON.stringify({ rows: [1, 2, 3, 4, 5, 6, 7, 8, 9] }) },
   )
   server.use(...(await createHandlers({ routes })))
-  server.listen({ onUnhandledRequest: 'error' })
+  server.listen()
 })
 afterAll(() => {
   server.close()
