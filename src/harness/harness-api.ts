@@ -33,7 +33,7 @@ export interface HarnessApi {
  * with `null` where the record has none (JSON has no `undefined`).
  */
 export type LoggedRequest = Pick<RequestRecord, 'method' | 'url' | 'headers' | 'body' | 'status' | 'session' | 'time' | 'durationMs'> & {
-  [K in 'route' | 'entry' | 'file']-?: NonNullable<RequestRecord[K]> | null
+  [K in 'route' | 'entry' | 'file' | 'fault']-?: NonNullable<RequestRecord[K]> | null
 }
 
 /**
@@ -51,6 +51,7 @@ export function loggedRequestOf(record: RequestRecord): LoggedRequest {
     route: record.route ?? null,
     entry: record.entry ?? null,
     file: record.file ?? null,
+    fault: record.fault ?? null,
     status: record.status,
     session: record.session,
     time: record.time,

@@ -60,6 +60,7 @@ describe('createHarness: the one in-process harness API', () => {
       route: null,
       entry: null,
       file: null,
+      fault: null,
       status: 0,
       session: '',
       time: record!.time,

@@ -138,6 +138,12 @@ describe('faults over the HTTP listener', () => {
       ['v1/flaky', 0, 'reset'],
       ['v1/cut', 200, 'truncate'],
     ])
+    // Over HTTP too (what the Playwright admin client reads).
+    const { requests } = (await (await fetch(`${server.url}/__mockyard/requests`)).json()) as { requests: Array<Record<string, unknown>> }
+    expect(requests.map((record) => [record.route, record.status, record.fault])).toEqual([
+      ['v1/flaky', 0, 'reset'],
+      ['v1/cut', 200, 'truncate'],
+    ])
     const info = logs.info
     expect(info.some((line) => /^GET \/v1\/flaky reset v1\/flaky [\d.]+ms$/.test(line))).toBe(true)
     expect(info.some((line) => /^GET \/v1\/cut 200 truncate report\.json [\d.]+ms$/.test(line))).toBe(true)
