@@ -114,7 +114,8 @@ export interface Pipeline {
   /**
    * A signal that aborts when what is open for a session must end: at the reset of that session
    * (or of everyone) and at `close()`. Open streams, hung requests and sockets listen to it, so a
-   * reset or a stop never waits for them (docs/behaviour.md, "Reset").
+   * reset or a stop never waits for them (docs/behaviour.md, "Reset"). After `close()`, an
+   * aborted signal: what would open while the surface stops ends at once.
    */
   lifetime(session?: string): AbortSignal
   /** Ends everything open (every session's lifetime): the surface is stopping. */
@@ -181,7 +182,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     lifetimes.get(session)?.abort()
     lifetimes.delete(session)
   }
+  /** Set by `close()`: what opens later (a hang after its latency) ends at once. */
+  let closed = false
   function lifetime(session = ''): AbortSignal {
+    if (closed) return AbortSignal.abort()
     let controller = lifetimes.get(session)
     if (controller === undefined) {
       controller = new AbortController()
@@ -360,6 +364,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     },
     lifetime,
     close() {
+      closed = true
       endLifetimes()
     },
     reset(session) {

@@ -210,6 +210,18 @@ describe('stop() and hung requests', () => {
     await server.stop({ graceMs: 60_000 })
     expect(await Promise.all(settled)).toEqual(['TypeError', 'TypeError', 'TypeError'])
   })
+
+  it('a hang whose latency ends after stop() began ends at once too', async () => {
+    const server = await startMockServer({ routes: writeMocks({ 'v1/slow-stuck': { fault: 'hang', latency: 200 } }).routes })
+    const settled = fetch(`${server.url}/v1/slow-stuck`).then(
+      () => 'answered',
+      (error: TypeError) => error.name,
+    )
+    // The request has arrived and waits out its latency when the stop begins.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await server.stop({ graceMs: 60_000 })
+    expect(await settled).toBe('TypeError')
+  })
 })
 
 describe('faults through the middleware', () => {
