@@ -88,6 +88,9 @@ export interface Instance {
   inspect(session?: string): { engine: Engine; overrides: RoutesConfig[]; sessionOverrides: RoutesConfig[]; overriddenSessions: string[] }
   /** The per-session state held now (sessions counted, engines, sessions with sequence positions). */
   stats(): PipelineStats
+  /** Ends everything open (streams, hung requests: every session's lifetime) at once: the surface is stopping. */
+  endOpen(): void
+  /** Stops watching files and ends everything open. */
   close(): Promise<void>
 }
 
@@ -199,7 +202,9 @@ export async function createInstance(
       return pipeline.inspect(session).engine.table.config
     },
     reset: pipeline.reset,
+    endOpen: pipeline.close,
     async close() {
+      pipeline.close()
       source.close()
     },
   }

@@ -13,6 +13,7 @@ export function fromFetchRequest(request: Request): EngineRequest {
     method: request.method,
     url: request.url,
     headers: request.headers,
+    signal: request.signal,
     body() {
       body ??= request
         .clone()

@@ -9,7 +9,7 @@ import { METHOD_KEYS, type MethodKey } from './types.js'
 
 export const HEADER_KEYS = ['responseHeader', 'responseHeaders'] as const
 /** The fields that shape an answer, wherever an answer is written (route, entry, sequence item). */
-export const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS] as const
+export const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS, 'stream', 'events'] as const
 /** The keys a route may hold (the others are warned about, and ignored). */
 export const ROUTE_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS])
 /** The keys an entry of a method may hold. */
@@ -32,9 +32,9 @@ export function isConditional(entry: object): boolean {
   return hasOwn(entry, 'params') || hasOwn(entry, 'headers') || hasOwn(entry, 'response')
 }
 
-/** An object answers a request by itself when it names a `file`, a `url` or a `status`. */
+/** An object answers a request by itself when it names a `file`, a `url`, a `status` or `events`. */
 export function answersAlone(object: object): boolean {
-  return hasOwn(object, 'file') || hasOwn(object, 'url') || hasOwn(object, 'status')
+  return hasOwn(object, 'file') || hasOwn(object, 'url') || hasOwn(object, 'status') || hasOwn(object, 'events')
 }
 
 /**
@@ -78,11 +78,15 @@ export function repeatOf(item: Json): number {
  * undefined are inherited), `headers` merge by name, and a more specific `file` replaces an
  * inherited `url` (`url` wins over `file` only in the same object).
  */
-export function overlay<T extends { file?: unknown; url?: unknown; headers?: Record<string, unknown> }>(base: T, over: T): T {
+export function overlay<T extends { file?: unknown; url?: unknown; events?: unknown; headers?: Record<string, unknown> }>(base: T, over: T): T {
   const result = { ...base }
   for (const key of Object.keys(over) as Array<keyof T>) if (over[key] !== undefined) result[key] = over[key]
   if (base.headers !== undefined || over.headers !== undefined) result.headers = { ...base.headers, ...over.headers }
+  // `file`, `events` and `url` fill one slot, the body's source: the more specific one wins.
   if (over.file !== undefined && over.url === undefined) delete result.url
+  if (over.file !== undefined && over.events === undefined) delete result.events
+  if (over.events !== undefined && over.url === undefined) delete result.url
+  if (over.events !== undefined && over.file === undefined) delete result.file
   return result
 }
 
@@ -150,6 +154,10 @@ export interface SourcedFields {
   status?: Sourced<number>
   latency?: Sourced<number>
   headers?: Record<string, Sourced<string>>
+  /** `stream` as written (`{ by, delay }`). */
+  stream?: Sourced<unknown>
+  /** `events`: an inline array, or the name of a JSON data file holding one. */
+  events?: Sourced<unknown>
 }
 
 /** One answer a method can give, as written: its default, a conditional entry, or a sequence item. */
@@ -167,6 +175,8 @@ function sourcedFields(object: Json, path: Path): SourcedFields {
   if (typeof object.url === 'string') fields.url = { value: object.url, path: [...path, 'url'] }
   if (typeof object.status === 'number') fields.status = { value: object.status, path: [...path, 'status'] }
   if (typeof object.latency === 'number') fields.latency = { value: object.latency, path: [...path, 'latency'] }
+  if (object.stream !== undefined) fields.stream = { value: object.stream, path: [...path, 'stream'] }
+  if (object.events !== undefined) fields.events = { value: object.events, path: [...path, 'events'] }
   for (const key of HEADER_KEYS) {
     const headers = object[key]
     if (!isPlainObject(headers)) continue

@@ -171,6 +171,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     lifetimes.get(session)?.abort()
     lifetimes.delete(session)
   }
+  const lifetimeOf = (session: string): AbortSignal => {
+    let controller = lifetimes.get(session)
+    if (controller === undefined) {
+      controller = new AbortController()
+      lifetimes.set(session, controller)
+    }
+    return controller.signal
+  }
   const endLifetimes = () => {
     for (const controller of lifetimes.values()) controller.abort()
     lifetimes.clear()
@@ -213,8 +221,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         settle: (sent) => record(request, session, started, time, body, sent.status, info, sent.responseHeaders, explanation),
       }
     }
-    const { info } = result
-    return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers, undefined, result.response.body) }
+    const { info, response } = result
+    if (response.body instanceof ReadableStream) {
+      // A stream is recorded when it starts (so waitForRequest resolves), its end noted when it ends.
+      const entry = record(request, session, started, time, body, info.status, info, response.headers, undefined, undefined, 'open')
+      void response.ended?.then(() => log.streamEnded(entry.id))
+      return { kind: 'route', response, info, record: entry }
+    }
+    return { kind: 'route', response, info, record: record(request, session, started, time, body, info.status, info, response.headers, undefined, response.body) }
   }
 
   function record(
@@ -228,6 +242,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     responseHeaders?: RequestInput['responseHeaders'],
     explanation?: () => string,
     responseBody?: RequestInput['responseBody'],
+    stream?: RequestInput['stream'],
   ): LogEntry {
     return log.add({
       time,
@@ -245,6 +260,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       responseHeaders,
       explanation,
       responseBody,
+      stream,
     })
   }
 
@@ -269,7 +285,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     sessions.touch(session)
     const started = performance.now()
     const time = Date.now()
-    const handleOptions: HandleOptions = { session, preflight: respondOptions.preflight }
+    const handleOptions: HandleOptions = { session, preflight: respondOptions.preflight, lifetime: () => lifetimeOf(session) }
     if (perTest.length > 0 || handlers.length > 0) return respondWithHandlers(request, handleOptions, started, time)
     const body = request.body()
     if (body instanceof Promise) return body.then((bytes) => fromEngine(request, handleOptions, started, time, bytes))
@@ -335,14 +351,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       for (const override of overrides.values()) sequenceSessions += override.engine.sequenceSessions
       return { sessions: sessions.size, engines: 1 + overrides.size, sequenceSessions }
     },
-    lifetime(session = '') {
-      let controller = lifetimes.get(session)
-      if (controller === undefined) {
-        controller = new AbortController()
-        lifetimes.set(session, controller)
-      }
-      return controller.signal
-    },
+    lifetime: (session = '') => lifetimeOf(session),
     close() {
       endLifetimes()
     },
