@@ -164,8 +164,15 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
       if (outcome.kind === 'route') {
         // `OPTIONS *`: a preflight of the server as a whole, which says what it allows (docs/behaviour.md, "Requests on the wire").
         if (path === '*') outcome.response.headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
+        const what = outcome.info.file ?? outcome.info.route ?? outcome.info.entry
+        const streamed = outcome.response.ended
         writeMockResponse(res, outcome.response, head)
-        logLine(instance, method, path, outcome.response.status, outcome.info.file ?? outcome.info.route ?? outcome.info.entry, outcome.record.durationMs)
+        // A stream is logged when it starts, and again when it ends (docs/behaviour.md, "Streams and Server-Sent Events").
+        logLine(instance, method, path, outcome.response.status, streamed ? `${what} stream` : what, outcome.record.durationMs)
+        if (streamed && instance.logsRequests) {
+          const started = performance.now()
+          void streamed.then(() => instance.logger.info(`${method} ${path} stream ended after ${Math.round(performance.now() - started)}ms`))
+        }
         return
       }
       if (outcome.kind === 'handler') {

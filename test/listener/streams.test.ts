@@ -5,10 +5,11 @@
  * what is open ends at a client's leaving, a reset and `stop()`, leaving no timer or socket.
  */
 import { get as httpGet } from 'node:http'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { startMockServer, type RunningServer } from 'mockyard/node'
 import { removeTempDirs, until, writeMocks } from '../support/routes.js'
 import { readChunks, sseReader } from '../support/streams.js'
+import { killClis, startCli } from '../cli/support.js'
 
 afterAll(removeTempDirs)
 
@@ -177,5 +178,26 @@ describe('what is open ends, and leaves nothing behind', () => {
     expect(performance.now() - started).toBeLessThan(5000)
     for (const arrivals of await Promise.all(readers)) expect(arrivals.length).toBeGreaterThan(0)
     await until(() => handles() <= before, 3000, 'the handles to go back')
+  })
+})
+
+describe('the CLI', () => {
+  afterEach(killClis)
+
+  it('logs a stream when it starts and when it ends, and SIGTERM ends open streams at once (not after the grace period)', async () => {
+    const mocks = writeMocks(routes, files)
+    const { child, url, stderr } = await startCli(['--routes', mocks.routes, '--port', '0', '--latency', '0', '--host', '127.0.0.1'])
+    const events = sseReader((await fetch(`${url}/v1/live`)).body!)
+    await events.next()
+    await expect.poll(stderr).toMatch(/GET \/v1\/live 200 v1\/live stream/)
+    const closing = sseReader((await fetch(`${url}/v1/closing`)).body!)
+    expect(await closing.next()).toMatchObject({ data: 'only' })
+    await expect.poll(stderr).toMatch(/GET \/v1\/closing stream ended after \d+ms/)
+    const exit = new Promise<number | null>((resolve) => child.once('exit', resolve))
+    const started = performance.now()
+    child.kill('SIGTERM')
+    expect(await exit).toBe(0)
+    // The grace period for work in flight is 10 s: the open stream did not hold the stop.
+    expect(performance.now() - started).toBeLessThan(5000)
   })
 })
