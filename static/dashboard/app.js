@@ -124,7 +124,7 @@ function rowOf(record) {
     el('td', { class: 'path mono' }, wrappable(pathOf(record.url))),
     el('td', { class: `status status-${String(record.status).charAt(0)}`, text: String(record.status) }),
     el('td', { class: 'by' }, answeredBy(record)),
-    el('td', { class: 'file', text: record.file ?? '' }),
+    el('td', { class: 'file' }, record.file ?? '', ...streamTag(record)),
     el('td', { class: 'ms', text: String(record.durationMs) }),
   )
   return row
@@ -238,6 +238,7 @@ function bodyView(record) {
  * as its type and size); an answer from a handler or the proxy target is not recorded.
  */
 function responseBodyView(record) {
+  if (record.stream) return el('p', { class: 'count', text: `streamed in timed pieces (not recorded); the stream ${record.stream === 'open' ? 'was open when this record was read' : 'has ended'}` })
   if (record.responseBody === undefined) {
     return el('p', { class: 'count', text: record.status === 0 ? 'no response (nothing answered in process)' : 'not recorded (only a route’s answer is kept)' })
   }
@@ -298,6 +299,12 @@ function closeDetail() {
 
 // ---------------------------------------------------------------- routes
 
+/** A streamed answer's state (`stream`, `events`): open, or ended. */
+function streamTag(record) {
+  if (!record.stream) return []
+  return [' ', el('span', { class: 'tag', title: 'a streamed answer (stream or events)', text: `stream ${record.stream}` })]
+}
+
 function conditionText(value) {
   return typeof value === 'object' ? JSON.stringify(value) : String(value)
 }
@@ -306,7 +313,9 @@ function answerText(entry) {
   if (entry.sequence) return `a sequence of ${entry.sequence.length}`
   const parts = []
   if (entry.url) parts.push(`redirect ${entry.url}`)
+  else if (entry.events) parts.push(`events: ${entry.events}`)
   else if (entry.file) parts.push(entry.file)
+  if (entry.stream && !entry.url && !entry.events) parts.push(`streamed by ${entry.stream.by === 'line' ? 'line' : `${entry.stream.by} bytes`} every ${entry.stream.delay} ms`)
   parts.push(String(entry.status))
   if (entry.latency !== null && entry.latency !== undefined) parts.push(`${entry.latency} ms`)
   return parts.join(' · ')

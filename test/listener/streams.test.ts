@@ -201,3 +201,22 @@ describe('the CLI', () => {
     expect(performance.now() - started).toBeLessThan(5000)
   })
 })
+
+describe('the admin endpoints and the dashboard', () => {
+  it('report a stream: open, then ended; the route table shows events and stream', () =>
+    withServer(async (server) => {
+      const events = sseReader((await fetch(`${server.url}/v1/live`)).body!)
+      await events.next()
+      const open = (await (await fetch(`${server.url}/__mockyard/requests`)).json()) as { requests: Array<{ url: string; stream?: string }> }
+      expect(open.requests.find((r) => r.url.endsWith('/v1/live'))?.stream).toBe('open')
+      const state = (await (await fetch(`${server.url}/__mockyard/dashboard/state`)).json()) as { requests: Array<{ url: string; stream?: string }> }
+      expect(state.requests.find((r) => r.url.endsWith('/v1/live'))?.stream).toBe('open')
+      await events.close()
+      await server.waitForRequest((r) => r.route === 'v1/live' && r.stream === 'ended', { timeout: 2000 })
+      const ended = (await (await fetch(`${server.url}/__mockyard/requests`)).json()) as { requests: Array<{ url: string; stream?: string }> }
+      expect(ended.requests.find((r) => r.url.endsWith('/v1/live'))?.stream).toBe('ended')
+      const routesView = (await (await fetch(`${server.url}/__mockyard/dashboard/routes`)).json()) as { routes: Array<{ key: string; entries: Array<{ events?: string; stream?: unknown }> }> }
+      expect(routesView.routes.find((r) => r.key === 'v1/live')?.entries[0]?.events).toBe('3 events')
+      expect(routesView.routes.find((r) => r.key === 'v1/answer')?.entries[0]?.stream).toEqual({ by: 'line', delay: 60 })
+    }))
+})
