@@ -243,6 +243,8 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     engine,
     config,
     async stop() {
+      // Open streams end with the worker (docs/behaviour.md, "Streams and Server-Sent Events").
+      pipeline.close()
       await worker.stop()
     },
     // reset(): sequences, use() handlers, the extra handlers' state (the notifications store), the log.
