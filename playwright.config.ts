@@ -16,7 +16,7 @@ export default defineConfig({
   // worker in a Vite app (test/browser, which tests src/browser).
   globalSetup: ['./test/support/listener-global-setup.ts', './test/browser/global-setup.ts'],
   projects: [
-    { name: 'listener', testDir: 'test', testMatch: ['admin/*.spec.ts', 'playwright/*.spec.ts'] },
+    { name: 'listener', testDir: 'test', testMatch: ['admin/*.spec.ts', 'playwright/*.spec.ts', 'listener/*.spec.ts'] },
     { name: 'worker', testDir: 'test/browser', metadata: { msw: 'msw', appUrlEnv: 'MOCKYARD_VITE_URL' } },
     // The same app on msw 2.15 (live reload is the plugin's alone: once is enough).
     { name: 'worker-msw2', testDir: 'test/browser', testIgnore: 'live-reload.spec.ts', metadata: { msw: 'msw2', appUrlEnv: 'MOCKYARD_VITE_MSW2_URL' } },

@@ -123,6 +123,9 @@ export function dashboardRoutes(instance: Instance, session = '') {
         }
         // docs/behaviour.md, "Faults": only answers that play one carry it.
         if (response.fault !== undefined) item.fault = response.fault
+        // Streamed answers (docs/behaviour.md, "Streams and Server-Sent Events"): what the page shows of them.
+        if (response.events) item.events = 'file' in response.events ? response.events.file.name : countOf(response.events.list.length, 'event')
+        if (response.stream) item.stream = response.stream
         if (entry && entry.params !== undefined) item.params = entry.params
         if (entry && entry.headers !== undefined) item.requestHeaders = entry.headers
         if (candidate.sequence) {

@@ -256,7 +256,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     engine,
     config,
     async stop() {
-      // Hung requests end (docs/behaviour.md, "Faults").
+      // Hung requests and open streams end with the worker (docs/behaviour.md, "Faults", "Streams and Server-Sent Events").
       pipeline.close()
       await worker.stop()
     },

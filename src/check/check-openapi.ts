@@ -7,7 +7,7 @@ import { toPointer } from '../core/errors.js'
 import { parsePath } from '../core/parse-request.js'
 import { contentTypeOf } from '../core/build-response.js'
 import { METHOD_KEYS, type MethodKey } from '../core/types.js'
-import { answersOf as modelAnswers } from '../core/routes-model.js'
+import { answersAlone, answersOf as modelAnswers } from '../core/routes-model.js'
 import type { CheckEntry } from './problem.js'
 import { DOCUMENT_LIMIT, DocumentError, documentOptions, readRegularFile } from './read-document.js'
 
@@ -377,6 +377,8 @@ interface Answer {
   statusPath?: Path
   /** A `reset`, `close` or `hang` fault: nothing is sent. */
   silent?: true
+  /** Pointer tokens of the answer's `events` (Server-Sent Events, `text/event-stream`). */
+  eventsPath?: Path
 }
 
 /** What a method of a route answers, by the routes model's inheritance (`answersOf`). */
@@ -391,6 +393,7 @@ function answersOf(route: Json, key: string, method: string): Answer[] {
     if (fields.status) answer.statusPath = fields.status.path
     // A fault other than `truncate` sends no answer to check (docs/behaviour.md, "Faults").
     if (fields.fault && fields.fault.value !== 'truncate') answer.silent = true
+    if (fields.events) answer.eventsPath = fields.events.path
     const type = fields.headers?.['content-type']
     if (type) answer.contentType = type.value
     return answer
@@ -580,7 +583,7 @@ export async function checkOpenApi(
       const atPath = operations.filter((o) => o.path === best.path)
       const byMethod = new Map(atPath.map((o) => [o.method, o]))
       const explicit = METHOD_KEYS.filter((m) => has(route, m))
-      const byDefault = has(route, 'file') || has(route, 'url') || has(route, 'status') ? DEFAULT_METHODS.filter((m) => !has(route, m)) : []
+      const byDefault = answersAlone(route) ? DEFAULT_METHODS.filter((m) => !has(route, m)) : []
       const pairs: Array<{ method: string; operation: Operation }> = []
       const declared = atPath.map((o) => o.method.toUpperCase()).join(', ')
       for (const method of explicit) {
@@ -609,7 +612,22 @@ export async function checkOpenApi(
             error({ kind: 'status', file: source.file, pointer: toPointer(at), message: `${name} declares no response for status ${answer.status} (it declares ${statuses || 'none'})`, fix: 'Declare the status in the document if the API answers it, or change the status in the routes file.' })
             continue
           }
-          if (!answer.file || answer.status === 204 || answer.status === 304) continue
+          if (answer.status === 204 || answer.status === 304) continue
+          if (answer.eventsPath) {
+            // Events are sent as text/event-stream: the operation must declare that response.
+            const types = Object.keys(isObject(found.response.content) ? found.response.content : {})
+            if (!types.some((t) => mediaMatches(t, 'text/event-stream'))) {
+              error({
+                kind: 'content-type',
+                file: source.file,
+                pointer: toPointer(answer.eventsPath),
+                message: `the events are sent as text/event-stream, which ${name} does not declare for status ${answer.status} (it declares ${types.join(', ') || 'no body'})`,
+                fix: 'Declare a text/event-stream response in the document if the API streams events, or answer with a file of a declared type.',
+              })
+            }
+            continue
+          }
+          if (!answer.file) continue
           const type = answer.contentType ?? (await contentTypeOf(answer.file))
           const content = isObject(found.response.content) ? found.response.content : {}
           const types = Object.keys(content)

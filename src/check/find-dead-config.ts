@@ -73,6 +73,7 @@ export function findDeadConfig(
     found.push({ kind, file: where, pointer: toPointer(path), message, fix })
 
   const ignoredFile = (object: Record<string, unknown>, path: Path) => {
+    ignoredStreaming(object, path)
     if (typeof object.file !== 'string') return
     if (typeof object.url === 'string') {
       report('ignored', [...path, 'file'], `the file "${object.file}" is never served: "url" is set too and the redirect wins`, 'Remove "file", or remove "url" to serve the file.')
@@ -80,6 +81,18 @@ export function findDeadConfig(
       report('ignored', [...path, 'file'], `the file "${object.file}" is never served: status ${object.status} answers with an empty body`, `Remove "file", or use a status that has a body, such as 200.`)
     } else if (object.fault === 'reset' || object.fault === 'close' || object.fault === 'hang') {
       report('ignored', [...path, 'file'], `the file "${object.file}" is never served: the fault "${object.fault}" sends no answer`, 'Remove "file", or use "fault": "truncate" to send half of it.')
+    }
+  }
+
+  /** `events` and `stream` that never take effect beside what wins over them in the same object. */
+  const ignoredStreaming = (object: Record<string, unknown>, path: Path) => {
+    if (object.events !== undefined && typeof object.url === 'string') {
+      report('ignored', [...path, 'events'], 'the events are never sent: "url" is set too and the redirect wins', 'Remove "events", or remove "url" to send the events.')
+    } else if (object.events !== undefined && (object.status === 204 || object.status === 304)) {
+      report('ignored', [...path, 'events'], `the events are never sent: status ${object.status} answers with an empty body`, 'Remove "events", or remove the status.')
+    }
+    if (object.stream !== undefined && object.events !== undefined) {
+      report('ignored', [...path, 'stream'], '"stream" is never used: "events" is set too, and events are sent on their own schedule', 'Remove "stream", or give each event its "delay".')
     }
   }
 

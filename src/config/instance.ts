@@ -88,9 +88,11 @@ export interface Instance {
   inspect(session?: string): { engine: Engine; overrides: RoutesConfig[]; sessionOverrides: RoutesConfig[]; overriddenSessions: string[] }
   /** The per-session state held now (sessions counted, engines, sessions with sequence positions). */
   stats(): PipelineStats
-  /** Aborts at the reset of that session (or everyone's) and at `close()`: what stays open (a hung request) ends then (`Pipeline.lifetime`). */
+  /** Aborts at the reset of that session (or everyone's) and at `close()`: what stays open (a hung request, a stream) ends then (`Pipeline.lifetime`). */
   lifetime(session?: string): AbortSignal
-  /** Stops watching files and ends everything still open (hung requests). */
+  /** Ends everything open (streams, hung requests: every session's lifetime) at once: the surface is stopping. */
+  endOpen(): void
+  /** Stops watching files and ends everything open. */
   close(): Promise<void>
 }
 
@@ -203,6 +205,7 @@ export async function createInstance(
     },
     reset: pipeline.reset,
     lifetime: pipeline.lifetime,
+    endOpen: pipeline.close,
     async close() {
       pipeline.close()
       source.close()

@@ -1,5 +1,6 @@
-import type { ResponseSpec } from './compile-routes.js'
+import type { EventsSpec, ResponseSpec, StreamSpec } from './compile-routes.js'
 import { formatMessage } from './errors.js'
+import { cutPieces, planEvents, timedBody, type TimedPiece } from './stream-body.js'
 import type { FaultName, FileSource } from './types.js'
 
 /** A response as plain data: adapters turn it into a Fetch `Response` or write it to a socket. */
@@ -8,8 +9,10 @@ export interface MockResponse {
   status: number
   /** Lower-case header names. */
   headers: Record<string, string>
-  /** `null` for an empty body. */
-  body: Uint8Array | string | null
+  /** `null` for an empty body; a stream for a body sent in timed pieces (`stream`, `events`). */
+  body: Uint8Array | string | ReadableStream<Uint8Array> | null
+  /** A streamed body's end: resolves when it ends, however it ends (sent, cancelled, reset, stop). */
+  ended?: Promise<void>
   /**
    * A network fault each surface plays its own way (docs/behaviour.md, "Faults"): `reset`,
    * `close` and `hang` send nothing (status 0, no body); `truncate` sends the status, the headers
@@ -22,6 +25,9 @@ const textDecoder = new TextDecoder()
 
 type TypeTable = { getType(path: string): string | null }
 const JSON_NAME = /\.json$/i
+/** Newline-delimited JSON: one JSON value a line, what token streams and progress feeds send. */
+const NDJSON_NAME = /\.(ndjson|jsonl)$/i
+export const NDJSON_TYPE = 'application/x-ndjson'
 
 /**
  * What an engine remembers about the data files it serves, kept per engine (no module state):
@@ -58,7 +64,8 @@ export function createFileTyping(): FileTyping {
     typeOf(fileName) {
       let type = types.get(fileName)
       if (type !== undefined) return type
-      if (table === undefined) {
+      if (NDJSON_NAME.test(fileName)) type = NDJSON_TYPE
+      else if (table === undefined) {
         if (!JSON_NAME.test(fileName)) {
           loading ??= import('mime/lite').then((module) => (table = module.default))
           return loading.then(() => typing.typeOf(fileName))
@@ -97,6 +104,7 @@ export function isTextType(contentType: string): boolean {
   return (
     contentType.startsWith('text/') ||
     contentType.startsWith('application/json') ||
+    contentType.startsWith(NDJSON_TYPE) ||
     contentType.startsWith('application/xml') ||
     /\+(json|xml)\b/.test(contentType) ||
     contentType.startsWith('application/javascript')
@@ -132,6 +140,12 @@ export interface BuildContext {
   describe: () => string
   /** The engine's content types and `${context}` checks (default: a fresh one). */
   typing?: FileTyping
+  /** The request's `Last-Event-ID`: `events` resume after the event with that id. */
+  lastEventId?: string | null
+  /** The session's lifetime, asked for only when a body streams: it ends the stream at reset and stop. */
+  lifetime?: () => AbortSignal
+  /** The client's own signal, where the surface has one (fetch in process): aborting it errors a streamed body. */
+  signal?: AbortSignal
 }
 
 /**
@@ -149,19 +163,61 @@ export function buildResponse(spec: ResponseSpec, context: BuildContext): MockRe
     return { status: isRedirectStatus(spec.status) ? spec.status : 302, headers, body: null }
   }
   const status = spec.status ?? 200
+  if (spec.events && !isEmptyStatus(status)) return eventsResponse(status, headers, spec.events, context)
   const file = spec.file
   if (!file || isEmptyStatus(status)) return { status, headers, body: null }
   // A file already in memory is served without a wait: no promise on the hot path.
   const cached = file.source.readCached?.(file.name)
-  if (cached !== undefined) return fileResponse(status, headers, file.name, cached, context)
+  if (cached !== undefined) return fileResponse(status, headers, file.name, cached, context, spec.stream)
   return file.source.read(file.name).then((bytes) => {
-    if (bytes === undefined) {
-      return errorResponse(404, 'Not Found', `the file "${file.name}" of ${context.describe()} ${unservedFile(file.source, file.name)}`, {
-        file: file.name,
-      })
-    }
-    return fileResponse(status, headers, file.name, bytes, context)
+    if (bytes === undefined) return missingFile(file.name, file.source, context)
+    return fileResponse(status, headers, file.name, bytes, context, spec.stream)
   })
+}
+
+function missingFile(name: string, source: FileSource, context: BuildContext): MockResponse {
+  return errorResponse(404, 'Not Found', `the file "${name}" of ${context.describe()} ${unservedFile(source, name)}`, { file: name })
+}
+
+/** A body sent in timed pieces: chunked on the wire, a `ReadableStream` in process and in the worker. */
+function streamedResponse(status: number, headers: Record<string, string>, pieces: TimedPiece[], keepOpen: boolean, context: BuildContext): MockResponse {
+  const { stream, ended } = timedBody(pieces, { keepOpen, lifetime: context.lifetime?.(), signal: context.signal })
+  return { status, headers, body: stream, ended }
+}
+
+/**
+ * Server-Sent Events (docs/behaviour.md, "Streams and Server-Sent Events"): `text/event-stream`,
+ * `Cache-Control: no-cache`, each event when due; `204` for the reconnect of a stream that ended
+ * with `close: "stop"`. A list in a data file is read (and parsed) per request, as data files are.
+ */
+function eventsResponse(status: number, configured: Record<string, string>, events: EventsSpec, context: BuildContext): MockResponse | Promise<MockResponse> {
+  const headers: Record<string, string> = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...configured }
+  const answer = (list: readonly unknown[]): MockResponse => {
+    const plan = planEvents(list, context.lastEventId ?? null, context.context)
+    if (plan.stop) {
+      delete headers['content-type']
+      return { status: 204, headers, body: null }
+    }
+    if (context.head) return { status, headers, body: null }
+    return streamedResponse(status, headers, plan.pieces, plan.keepOpen, context)
+  }
+  if ('list' in events) return answer(events.list)
+  const { name, source } = events.file
+  const parsed = (bytes: Uint8Array | undefined): MockResponse => {
+    if (bytes === undefined) return missingFile(name, source, context)
+    let list: unknown
+    try {
+      list = JSON.parse(textDecoder.decode(bytes))
+    } catch {
+      list = undefined
+    }
+    if (!Array.isArray(list)) {
+      return errorResponse(500, 'Internal Server Error', `the events file "${name}" of ${context.describe()} does not hold a JSON array of events. Write it as [ { "data": "..." } ]`, { file: name })
+    }
+    return answer(list)
+  }
+  const cached = source.readCached?.(name)
+  return cached !== undefined ? parsed(cached) : source.read(name).then(parsed)
 }
 
 /**
@@ -176,14 +232,18 @@ export function unservedFile(source: FileSource, name: string): string {
     : `does not exist in ${source.label}. Add the file, or point the route at an existing one`
 }
 
-function fileResponse(status: number, headers: Record<string, string>, name: string, bytes: Uint8Array, context: BuildContext): MockResponse | Promise<MockResponse> {
+function fileResponse(status: number, headers: Record<string, string>, name: string, bytes: Uint8Array, context: BuildContext, stream?: StreamSpec): MockResponse | Promise<MockResponse> {
   const type = (headers['content-type'] as string | undefined) ?? (context.typing ?? createFileTyping()).typeOf(name)
-  if (typeof type !== 'string') return type.then((loaded) => typedFileResponse(status, headers, loaded, bytes, context))
-  return typedFileResponse(status, headers, type, bytes, context)
+  if (typeof type !== 'string') return type.then((loaded) => typedFileResponse(status, headers, loaded, bytes, context, stream))
+  return typedFileResponse(status, headers, type, bytes, context, stream)
 }
 
-function typedFileResponse(status: number, headers: Record<string, string>, type: string, bytes: Uint8Array, context: BuildContext): MockResponse {
+function typedFileResponse(status: number, headers: Record<string, string>, type: string, bytes: Uint8Array, context: BuildContext, stream?: StreamSpec): MockResponse {
   headers['content-type'] = type
   if (context.head) return { status, headers, body: null }
-  return { status, headers, body: isTextType(type) ? (context.typing ?? createFileTyping()).withContext(bytes, context.context) : bytes }
+  const body = isTextType(type) ? (context.typing ?? createFileTyping()).withContext(bytes, context.context) : bytes
+  if (stream === undefined) return { status, headers, body }
+  // `${context}` first, then the pieces: a line is cut where the text served has its newline.
+  const whole = typeof body === 'string' ? new TextEncoder().encode(body) : body
+  return streamedResponse(status, headers, cutPieces(whole, stream.by, stream.delay), false, context)
 }

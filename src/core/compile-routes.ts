@@ -21,7 +21,20 @@ export interface ResponseSpec {
   fault?: FaultName
   /** Lower-case header names. */
   headers: Record<string, string>
+  /** The file body sent in timed pieces (docs/behaviour.md, "Streams and Server-Sent Events"). */
+  stream?: StreamSpec
+  /** Server-Sent Events: an inline list, or a JSON data file holding one. */
+  events?: EventsSpec
 }
+
+/** `stream` as compiled: `by` a line or a number of bytes, `delay` ms between pieces. */
+export interface StreamSpec {
+  readonly by: 'line' | number
+  readonly delay: number
+}
+
+/** `events` as compiled: the list as written, or the data file that holds it. */
+export type EventsSpec = { readonly list: readonly unknown[] } | { readonly file: FileRef }
 
 export interface SequenceStep extends ResponseSpec {
   repeat: number
@@ -125,7 +138,7 @@ function tagRoute(source: RouteSource, route: Record<string, unknown>): Record<s
     const copy = Object.create(null) as Record<string, unknown>
     for (const field of Object.keys(value)) {
       const fieldValue = value[field]
-      if (field === 'file' && typeof fieldValue === 'string') copy[field] = tag(fieldValue, source)
+      if ((field === 'file' || field === 'events') && typeof fieldValue === 'string') copy[field] = tag(fieldValue, source)
       else if (field === 'response' && Array.isArray(fieldValue)) copy[field] = fieldValue.map((item) => (isObject(item) ? copyResponse(item) : item))
       else copy[field] = fieldValue
     }
@@ -184,6 +197,11 @@ function responseOf(object: Record<string, unknown>): ResponseSpec {
   if (typeof object.status === 'number') spec.status = object.status
   if (typeof object.latency === 'number') spec.latency = object.latency
   if (isFaultName(object.fault)) spec.fault = object.fault
+  const stream = object.stream
+  if (isObject(stream) && (stream.by === 'line' || typeof stream.by === 'number')) spec.stream = { by: stream.by, delay: typeof stream.delay === 'number' ? stream.delay : 0 }
+  const events = object.events as TaggedFile | unknown[] | undefined
+  if (Array.isArray(events)) spec.events = { list: events }
+  else if (events && typeof events === 'object' && FILE_TAG in events) spec.events = { file: events.ref }
   return spec
 }
 

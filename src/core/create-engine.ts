@@ -46,6 +46,11 @@ export interface HandleOptions {
    * worker; the default). docs/behaviour.md, "CORS".
    */
   preflight?: 'any-path' | 'routes'
+  /**
+   * The session's lifetime (`Pipeline.lifetime`), asked for only when an answer streams (`stream`,
+   * `events`): the stream ends when it aborts (reset, stop).
+   */
+  lifetime?: () => AbortSignal
 }
 
 /**
@@ -203,12 +208,16 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       entry = `${candidate.label}.response[${step}]`
     }
 
-    const built = buildResponse(spec, {
-      context: options.pluginContext ?? url.origin,
-      head: method === 'HEAD',
-      describe: () => `route ${route.key} (${method} ${entry})`,
-      typing,
-    })
+    const build = () =>
+      buildResponse(spec, {
+        context: options.pluginContext ?? url.origin,
+        head: method === 'HEAD',
+        describe: () => `route ${route.key} (${method} ${entry})`,
+        typing,
+        lastEventId: request.headers.get('last-event-id'),
+        lifetime: handleOptions.lifetime,
+        signal: request.signal,
+      })
     const done = (response: MockResponse): HandleResult => {
       if (response.status === 404 && spec.file && (spec.status ?? 200) !== 404) {
         options.logger?.error(formatMessage(`${method} ${url.pathname}: the data file "${spec.file.name}" of route ${route.key} (${entry}) ${unservedFile(spec.file.source, spec.file.name)}.`))
@@ -220,6 +229,9 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       return { matched: true, response: finish(response, request), info }
     }
     const latency = spec.latency ?? globalLatency
+    // A streamed body starts its schedule when built: after the latency, so the first piece comes with the headers.
+    if (latency > 0 && (spec.stream || spec.events)) return sleep(latency).then(build).then(done)
+    const built = build()
     if (latency > 0) return Promise.all([built, sleep(latency)]).then(([response]) => done(response))
     return built instanceof Promise ? built.then(done) : done(built)
   }

@@ -13,6 +13,7 @@ export function fromFetchRequest(request: Request): EngineRequest {
     method: request.method,
     url: request.url,
     headers: request.headers,
+    signal: request.signal,
     body() {
       body ??= request
         .clone()
@@ -36,7 +37,8 @@ export function toFetchResponse(response: MockResponse): Response {
  */
 export function truncatedResponse(response: MockResponse, error: () => unknown): Response | undefined {
   const body = typeof response.body === 'string' ? new TextEncoder().encode(response.body) : response.body
-  if (body === null || body.byteLength === 0) return undefined
+  // A streamed body (`stream`, `events`) is sent as it is: its pieces have their own schedule.
+  if (body === null || body instanceof ReadableStream || body.byteLength === 0) return undefined
   const half = body.slice(0, Math.floor(body.byteLength / 2))
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {

@@ -13,6 +13,8 @@ export interface EngineRequest {
    * by each reader; adapters read the body once.
    */
   body(): Uint8Array | null | Promise<Uint8Array | null>
+  /** The client's own abort signal, where the surface has one (a Fetch `Request`): it ends a streamed answer. */
+  readonly signal?: AbortSignal
 }
 
 /** A body mockyard could not read: answered with 400. */

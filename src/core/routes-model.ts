@@ -9,7 +9,7 @@ import { FAULT_NAMES, METHOD_KEYS, type FaultName, type MethodKey } from './type
 
 export const HEADER_KEYS = ['responseHeader', 'responseHeaders'] as const
 /** The fields that shape an answer, wherever an answer is written (route, entry, sequence item). */
-export const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS, 'fault'] as const
+export const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS, 'fault', 'stream', 'events'] as const
 /** The keys a route may hold (the others are warned about, and ignored). */
 export const ROUTE_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS])
 /** The keys an entry of a method may hold. */
@@ -32,9 +32,9 @@ export function isConditional(entry: object): boolean {
   return hasOwn(entry, 'params') || hasOwn(entry, 'headers') || hasOwn(entry, 'response')
 }
 
-/** An object answers a request by itself when it names a `file`, a `url`, a `status` or a `fault`. */
+/** An object answers a request by itself when it names a `file`, a `url`, a `status`, a `fault` or `events`. */
 export function answersAlone(object: object): boolean {
-  return hasOwn(object, 'file') || hasOwn(object, 'url') || hasOwn(object, 'status') || hasOwn(object, 'fault')
+  return hasOwn(object, 'file') || hasOwn(object, 'url') || hasOwn(object, 'status') || hasOwn(object, 'fault') || hasOwn(object, 'events')
 }
 
 /** Whether a value is a fault name (`reset`, `close`, `hang`, `truncate`). */
@@ -84,12 +84,16 @@ export function repeatOf(item: Json): number {
  * inherited `url` (`url` wins over `file` only in the same object), and a more specific `file`,
  * `url` or `status` replaces an inherited `fault` (a fault stays with the object that names it).
  */
-export function overlay<T extends { file?: unknown; url?: unknown; status?: unknown; fault?: unknown; headers?: Record<string, unknown> }>(base: T, over: T): T {
+export function overlay<T extends { file?: unknown; url?: unknown; status?: unknown; fault?: unknown; events?: unknown; headers?: Record<string, unknown> }>(base: T, over: T): T {
   const result = { ...base }
   for (const key of Object.keys(over) as Array<keyof T>) if (over[key] !== undefined) result[key] = over[key]
   if (base.headers !== undefined || over.headers !== undefined) result.headers = { ...base.headers, ...over.headers }
+  // `file`, `events` and `url` fill one slot, the body's source: the more specific one wins.
   if (over.file !== undefined && over.url === undefined) delete result.url
-  if (over.fault === undefined && (over.file !== undefined || over.url !== undefined || over.status !== undefined)) delete result.fault
+  if (over.fault === undefined && (over.file !== undefined || over.url !== undefined || over.status !== undefined || over.events !== undefined)) delete result.fault
+  if (over.file !== undefined && over.events === undefined) delete result.events
+  if (over.events !== undefined && over.url === undefined) delete result.url
+  if (over.events !== undefined && over.file === undefined) delete result.file
   return result
 }
 
@@ -158,6 +162,10 @@ export interface SourcedFields {
   latency?: Sourced<number>
   fault?: Sourced<FaultName>
   headers?: Record<string, Sourced<string>>
+  /** `stream` as written (`{ by, delay }`). */
+  stream?: Sourced<unknown>
+  /** `events`: an inline array, or the name of a JSON data file holding one. */
+  events?: Sourced<unknown>
 }
 
 /** One answer a method can give, as written: its default, a conditional entry, or a sequence item. */
@@ -176,6 +184,8 @@ function sourcedFields(object: Json, path: Path): SourcedFields {
   if (typeof object.status === 'number') fields.status = { value: object.status, path: [...path, 'status'] }
   if (typeof object.latency === 'number') fields.latency = { value: object.latency, path: [...path, 'latency'] }
   if (isFaultName(object.fault)) fields.fault = { value: object.fault, path: [...path, 'fault'] }
+  if (object.stream !== undefined) fields.stream = { value: object.stream, path: [...path, 'stream'] }
+  if (object.events !== undefined) fields.events = { value: object.events, path: [...path, 'events'] }
   for (const key of HEADER_KEYS) {
     const headers = object[key]
     if (!isPlainObject(headers)) continue

@@ -25,9 +25,38 @@ export type HeaderMap = Record<string, string>
  */
 export type FaultName = 'reset' | 'close' | 'hang' | 'truncate'
 export const FAULT_NAMES: readonly FaultName[] = ['reset', 'close', 'hang', 'truncate']
+/** How a file body is sent in timed pieces: by line (each with its newline) or N bytes at a time, `delay` ms apart. */
+export interface StreamConfig {
+  by: 'line' | number
+  delay?: number
+}
+
+/** One Server-Sent Event: `data` (a string, or JSON written on one line), and optionally its name, id, retry and the delay before it. */
+export interface EventConfig {
+  data: unknown
+  event?: string
+  id?: string
+  retry?: number
+  delay?: number
+}
+
+/** An item of `events` that ends the stream there; `"stop"` also answers a reconnect with `204`. */
+export interface CloseEventConfig {
+  close: true | 'stop'
+  delay?: number
+}
+
+/** `events`: an inline list, or the name of a JSON data file holding one. */
+export type EventsConfig = Array<EventConfig | CloseEventConfig> | string
+
+/** The keys that shape an answer at every level: a timed `stream` of the file, or `events`. */
+export interface StreamingFields {
+  stream?: StreamConfig
+  events?: EventsConfig
+}
 
 /** One object of a `response` sequence. */
-export interface SequenceItemConfig {
+export interface SequenceItemConfig extends StreamingFields {
   file?: string
   fault?: FaultName
   url?: string
@@ -40,7 +69,7 @@ export interface SequenceItemConfig {
 }
 
 /** An entry of a method key: the response and, optionally, the conditions that pick it. */
-export interface RouteEntryConfig {
+export interface RouteEntryConfig extends StreamingFields {
   file?: string
   fault?: FaultName
   url?: string
@@ -55,7 +84,7 @@ export interface RouteEntryConfig {
 
 export type MethodConfig = string | RouteEntryConfig | RouteEntryConfig[]
 
-export interface RouteConfig {
+export interface RouteConfig extends StreamingFields {
   file?: string
   fault?: FaultName
   url?: string

@@ -1,7 +1,11 @@
 import { toPointer, type ConfigProblem } from './errors.js'
 import { closestKey } from './closest-key.js'
-import { ENTRY_KEYS, HEADER_KEYS, isFaultName, isPlainObject, ITEM_KEYS, patternFlags, ROUTE_KEYS, walkRoutes, type Path } from './routes-model.js'
-import { FAULT_NAMES } from './types.js'
+import { answersOf, ENTRY_KEYS, HEADER_KEYS, isFaultName, isPlainObject, ITEM_KEYS, patternFlags, ROUTE_KEYS, walkRoutes, type Path } from './routes-model.js'
+import { FAULT_NAMES, METHOD_KEYS } from './types.js'
+
+const STREAM_KEYS: ReadonlySet<string> = new Set(['by', 'delay'])
+const EVENT_KEYS: ReadonlySet<string> = new Set(['data', 'event', 'id', 'retry', 'delay'])
+const CLOSE_KEYS: ReadonlySet<string> = new Set(['close', 'delay'])
 
 export { ROUTE_KEYS, SCHEMA_KEY } from './routes-model.js'
 
@@ -120,6 +124,58 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
     if ('latency' in object) checkNumber([...path, 'latency'], object.latency, 'latency')
     if ('fault' in object) checkFault([...path, 'fault'], object.fault)
     for (const key of HEADER_KEYS) if (key in object) checkHeaders([...path, key], object[key], key)
+    if ('stream' in object) checkStream([...path, 'stream'], object.stream)
+    if ('events' in object) checkEvents([...path, 'events'], object.events)
+  }
+  /** Where each `stream` is written, for the check that some answer gives it a file to send. */
+  const streams: Path[] = []
+  const checkStream = (path: Path, stream: unknown) => {
+    streams.push(path)
+    if (!isPlainObject(stream)) {
+      error(path, 'stream must be an object { "by": "line" or a number of bytes, "delay": ms }', 'Write stream as { "by": "line", "delay": 50 }.')
+      return
+    }
+    const by = stream.by
+    if (by !== 'line' && !(typeof by === 'number' && Number.isInteger(by) && by >= 1)) {
+      error([...path, 'by'], `stream.by must be "line" or a whole number of bytes of at least 1, got ${JSON.stringify(by)}`, 'Write "by": "line" to send a line at a time, or "by": 16 for 16 bytes at a time.')
+    }
+    if ('delay' in stream) checkNumber([...path, 'delay'], stream.delay, 'delay')
+    checkUnknown(path, stream, STREAM_KEYS, 'stream')
+  }
+  const checkEvents = (path: Path, events: unknown) => {
+    if (typeof events === 'string') {
+      if (!isInsideFolder(events)) error(path, `the events file "${events}" is outside the data folder`, 'Name a JSON file inside the data folder, relative to it, without "..".')
+      return
+    }
+    if (!Array.isArray(events)) {
+      error(path, `events must be an array of events or the name of a JSON data file holding one, got ${JSON.stringify(events)}`, 'Write events as [ { "data": "hello" }, { "data": { "n": 2 }, "delay": 100 } ] or as "events.json".')
+      return
+    }
+    events.forEach((event, index) => checkEvent([...path, index], event))
+  }
+  const checkEvent = (path: Path, event: unknown) => {
+    if (!isPlainObject(event)) {
+      error(path, 'an event must be an object', 'Write the event as { "data": "hello", "event": "note", "id": "1" }, or { "close": true } to end the stream.')
+      return
+    }
+    if ('delay' in event) checkNumber([...path, 'delay'], event.delay, 'delay')
+    if ('close' in event) {
+      if (event.close !== true && event.close !== 'stop') {
+        error([...path, 'close'], `close must be true or "stop", got ${JSON.stringify(event.close)}`, 'Write { "close": true } to end the stream there, or { "close": "stop" } to also answer the reconnect with 204.')
+      }
+      checkUnknown(path, event, CLOSE_KEYS, 'a close item')
+      return
+    }
+    if (!('data' in event)) error(path, 'an event needs data', 'Add "data": a string, or any JSON value (sent on one data: line).')
+    for (const key of ['event', 'id'] as const) {
+      if (!(key in event)) continue
+      const value = event[key]
+      if ((typeof value !== 'string' && typeof value !== 'number') || /[\r\n]/.test(String(value))) {
+        error([...path, key], `${key} must be a string on one line, got ${JSON.stringify(value)}`, `Write ${key} as a string without line breaks.`)
+      }
+    }
+    if ('retry' in event) checkNumber([...path, 'retry'], event.retry, 'retry')
+    checkUnknown(path, event, EVENT_KEYS, 'an event')
   }
   const checkUnknown = (path: Path, object: Record<string, unknown>, allowed: ReadonlySet<string>, where: string) => {
     for (const key of Object.keys(object)) {
@@ -200,7 +256,32 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
     entry: (entry, path) => checkEntry(path, entry),
     item: (item, path) => checkItem(path, item),
   })
+  if (streams.length > 0) checkStreamBodies(routes, streams, error)
   return { errors, warnings }
+}
+
+/**
+ * `stream` changes how a file body is sent, so it needs one: an error for each `stream` that no
+ * answer of its route sends with a `file` (written beside it or inherited).
+ */
+function checkStreamBodies(routes: Record<string, unknown>, streams: Path[], error: (path: Path, message: string, fix: string) => void): void {
+  const withFile = new Set<string>()
+  for (const key of new Set(streams.map((path) => path[0] as string))) {
+    const route = routes[key]
+    if (!isPlainObject(route)) continue
+    for (const method of METHOD_KEYS) {
+      for (const answer of answersOf(route, key, method)) {
+        // Beside events (or a redirect) the stream is only unused: `check` reports it as such.
+        const { stream, file, events, url } = answer.fields
+        if (stream && (file || events || url)) withFile.add(toPointer(stream.path))
+      }
+    }
+  }
+  for (const path of streams) {
+    if (!withFile.has(toPointer(path))) {
+      error(path, 'stream sends a file body in timed pieces, and no answer here has a file', 'Add "file" beside the stream (an .ndjson or text file, for instance), or use "events" for Server-Sent Events.')
+    }
+  }
 }
 
 /** Every data file a routes file names, with the tokens of its JSON pointer (`toPointer(path)`). */
@@ -208,6 +289,7 @@ export function listFiles(routes: unknown): Array<{ name: string; path: Path }> 
   const found: Array<{ name: string; path: Path }> = []
   const fileOf = (object: unknown, path: Path) => {
     if (isPlainObject(object) && typeof object.file === 'string') found.push({ name: object.file, path: [...path, 'file'] })
+    if (isPlainObject(object) && typeof object.events === 'string') found.push({ name: object.events, path: [...path, 'events'] })
   }
   walkRoutes(routes, {
     route: (_key, route, path) => fileOf(route, path),

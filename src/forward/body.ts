@@ -83,7 +83,8 @@ export const DRAIN_MS = 5000
  * pipe, not the 413.
  */
 export function answerThenDrain(req: IncomingMessage, res: ServerResponse, response: MockResponse): void {
-  const body = response.body ?? ''
+  // mockyard's own error answers: never a streamed body.
+  const body = (response.body ?? '') as Uint8Array | string
   const headers: Record<string, string | number> = { ...response.headers, connection: 'close', 'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength }
   res.writeHead(response.status, headers)
   if (req.complete || req.destroyed || notContinued.has(req)) {

@@ -34,6 +34,9 @@ export interface HarnessApi {
  */
 export type LoggedRequest = Pick<RequestRecord, 'method' | 'url' | 'headers' | 'body' | 'status' | 'session' | 'time' | 'durationMs'> & {
   [K in 'route' | 'entry' | 'file' | 'fault']-?: NonNullable<RequestRecord[K]> | null
+} & {
+  /** A streamed answer's state (`open`, `ended`); absent for any other answer. */
+  stream?: RequestRecord['stream']
 }
 
 /**
@@ -56,6 +59,7 @@ export function loggedRequestOf(record: RequestRecord): LoggedRequest {
     session: record.session,
     time: record.time,
     durationMs: record.durationMs,
+    ...(record.stream ? { stream: record.stream } : {}),
   }
 }
 

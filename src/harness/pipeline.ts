@@ -235,10 +235,16 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         settle: (sent) => record(request, session, started, time, body, sent.status, info, sent.responseHeaders, explanation),
       }
     }
-    const { info } = result
+    const { info, response } = result
+    if (response.body instanceof ReadableStream) {
+      // A stream is recorded when it starts (so waitForRequest resolves), its end noted when it ends.
+      const entry = record(request, session, started, time, body, info.status, info, response.headers, undefined, undefined, 'open')
+      void response.ended?.then(() => log.streamEnded(entry.id))
+      return { kind: 'route', response, info, record: entry }
+    }
     // Taken before the record is written (and its waiters told): a reset after that ends the hang.
-    const open = result.response.fault === 'hang' ? lifetime(session) : undefined
-    const outcome: Outcome = { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers, undefined, result.response.body) }
+    const open = response.fault === 'hang' ? lifetime(session) : undefined
+    const outcome: Outcome = { kind: 'route', response, info, record: record(request, session, started, time, body, info.status, info, response.headers, undefined, response.body) }
     if (open) outcome.lifetime = open
     return outcome
   }
@@ -254,6 +260,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     responseHeaders?: RequestInput['responseHeaders'],
     explanation?: () => string,
     responseBody?: RequestInput['responseBody'],
+    stream?: RequestInput['stream'],
   ): LogEntry {
     return log.add({
       time,
@@ -272,6 +279,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       responseHeaders,
       explanation,
       responseBody,
+      stream,
     })
   }
 
@@ -296,7 +304,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     sessions.touch(session)
     const started = performance.now()
     const time = Date.now()
-    const handleOptions: HandleOptions = { session, preflight: respondOptions.preflight }
+    const handleOptions: HandleOptions = { session, preflight: respondOptions.preflight, lifetime: () => lifetime(session) }
     if (perTest.length > 0 || handlers.length > 0) return respondWithHandlers(request, handleOptions, started, time)
     const body = request.body()
     if (body instanceof Promise) return body.then((bytes) => fromEngine(request, handleOptions, started, time, bytes))

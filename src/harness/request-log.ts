@@ -42,6 +42,11 @@ export interface RequestRecord {
    * dashboard shows such a body as its type and size.
    */
   responseBody?: string | null
+  /**
+   * A streamed answer (`stream`, `events`): `open` from when it starts (the record is added then),
+   * `ended` once it ended (everything sent, the client left, reset or stop).
+   */
+  stream?: 'open' | 'ended'
 }
 
 export interface RequestFilter {
@@ -94,6 +99,8 @@ export interface RequestLog {
   add(input: RequestInput): LogEntry
   /** Resolves with the first record (already logged or to come) that fits, or rejects on timeout. */
   waitFor(predicate: (record: RequestRecord) => boolean, options?: { timeout?: number }): Promise<RequestRecord>
+  /** Notes that the streamed answer of record `id` ended (`stream: 'ended'`); waiters see the record again. */
+  streamEnded(id: number): void
   /** Forgets the records (of one session, or all). */
   clear(session?: string): void
   /** The record with this id, while the log still holds it. */
@@ -220,6 +227,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const responseLengths = new Float64Array(limit)
   /** Per slot, the fault played (four constant strings: nothing per request is kept). */
   const faults = new Array<FaultName | undefined>(limit).fill(undefined)
+  /** Per slot: 0 no stream, 1 open, 2 ended. */
+  const streams = new Uint8Array(limit)
   let clears = 0
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
@@ -275,11 +284,22 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     if (explanations[slot] !== undefined) record.explanation = explanations[slot] as string
     const response = responseBodies[slot]
     if (response !== undefined) record.responseBody = response === null ? null : responseBodyText(response, responseLengths[slot]!)
+    if (streams[slot] !== 0) record.stream = streams[slot] === 1 ? 'open' : 'ended'
     return record
   }
   const recordOf = (id: number): RequestRecord => {
     const slot = id % limit
     return (records[slot] ??= materialize(slot))
+  }
+  /** Resolves the waiters whose predicate the record `id` now fits. */
+  const tell = (id: number) => {
+    for (const waiter of waiters) {
+      const record = recordOf(id)
+      if (waiter.predicate(record)) {
+        waiters.delete(waiter)
+        waiter.resolve(record)
+      }
+    }
   }
   const liveIds = function* (): Generator<number> {
     for (let id = oldestId(); id < nextId; id++) if (isLive(id)) yield id
@@ -323,16 +343,18 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         responseLengths[id % limit] = responseBodyLength(responseBody)
         responseBodies[id % limit] = keptResponseBody(responseBody, encoder)
       }
-      // The record is final when it is added (the surface knows the status it sends): waiters
-      // are told at once.
-      for (const waiter of waiters) {
-        const record = recordOf(id)
-        if (waiter.predicate(record)) {
-          waiters.delete(waiter)
-          waiter.resolve(record)
-        }
-      }
+      streams[id % limit] = input.stream === 'open' ? 1 : input.stream === 'ended' ? 2 : 0
+      // The record is final when it is added (the surface knows the status it sends), but for
+      // a stream's end: waiters are told at once.
+      tell(id)
       return { id, durationMs: input.durationMs }
+    },
+    streamEnded(id) {
+      if (!isLive(id) || streams[id % limit] !== 1) return
+      streams[id % limit] = 2
+      const cached = records[id % limit]
+      if (cached !== undefined) cached.stream = 'ended'
+      tell(id)
     },
     waitFor(predicate, { timeout = 5000 } = {}) {
       for (const id of liveIds()) {

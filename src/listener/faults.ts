@@ -58,7 +58,8 @@ function hang(res: ServerResponse, lifetime: AbortSignal): void {
 /** Status and headers with the full length, half of the body, then the end of the connection. */
 function truncate(res: ServerResponse, response: MockResponse, head: boolean): void {
   const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body
-  if (head || body === null || body.byteLength === 0) {
+  // A streamed body (`stream`, `events`) is sent as it is: its pieces have their own schedule.
+  if (head || body === null || body instanceof ReadableStream || body.byteLength === 0) {
     writeMockResponse(res, { ...response, fault: undefined }, head)
     return
   }

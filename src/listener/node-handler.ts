@@ -36,13 +36,47 @@ function toSurfaceRequest(req: IncomingMessage, headers: SurfaceRequest['headers
   }
 }
 
-/** Writes the engine's plain response. */
+/** Writes the engine's plain response (a streamed one chunked, piece by piece: `writeStream`). */
 export function writeMockResponse(res: ServerResponse, response: MockResponse, head: boolean): void {
   const body = response.body
+  if (body instanceof ReadableStream) {
+    writeStream(res, response.status, response.headers, body, head)
+    return
+  }
   const headers: Record<string, string | number> = response.headers
   if (body !== null) headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength
   res.writeHead(response.status, headers)
   res.end(head || body === null ? undefined : body)
+}
+
+/**
+ * Sends a streamed body (`stream`, `events`; docs/behaviour.md, "Streams and Server-Sent Events")
+ * chunked: the headers at once, then each piece written (and so flushed) as the stream hands it
+ * over, waiting for `drain` when the client reads slowly. A client that leaves cancels the
+ * stream, which clears its timers.
+ */
+function writeStream(res: ServerResponse, status: number, headers: Record<string, string>, body: ReadableStream<Uint8Array>, head: boolean): void {
+  res.writeHead(status, headers)
+  if (head) {
+    void body.cancel()
+    res.end()
+    return
+  }
+  // The headers go now, not with the first piece: an event feed may have nothing to send yet.
+  res.flushHeaders()
+  const reader = body.getReader()
+  res.once('close', () => {
+    if (!res.writableEnded) reader.cancel().catch(() => {})
+  })
+  const pump = (): void => {
+    reader.read().then(({ done, value }) => {
+      if (res.destroyed) return
+      if (done) res.end()
+      else if (res.write(value)) pump()
+      else res.once('drain', pump)
+    }, () => res.destroy())
+  }
+  pump()
 }
 
 /** Writes a Fetch `Response` (from an msw handler) with the headers the instance decided (`set-cookie` comes from the response). */
@@ -132,9 +166,16 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
         const { response, info } = outcome
         // `OPTIONS *`: a preflight of the server as a whole, which says what it allows (docs/behaviour.md, "Requests on the wire").
         if (path === '*') response.headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
+        const what = info.file ?? info.route ?? info.entry
+        const streamed = response.ended
         if (response.fault === undefined) writeMockResponse(res, response, head)
         else playFault(res, response, head, outcome.lifetime ?? instance.lifetime(session))
-        logLine(instance, method, path, faultStatus(response), info.file ?? info.route ?? info.entry, outcome.record.durationMs)
+        // A stream is logged when it starts, and again when it ends (docs/behaviour.md, "Streams and Server-Sent Events").
+        logLine(instance, method, path, faultStatus(response), streamed ? `${what} stream` : what, outcome.record.durationMs)
+        if (streamed && instance.logsRequests) {
+          const started = performance.now()
+          void streamed.then(() => instance.logger.info(`${method} ${path} stream ended after ${Math.round(performance.now() - started)}ms`))
+        }
         return
       }
       if (outcome.kind === 'handler') {

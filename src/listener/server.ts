@@ -86,8 +86,9 @@ export async function listen(instance: Instance, host: string, port: number): Pr
       stopping ??= new Promise<void>((resolve) => {
         // docs/behaviour.md, "The dashboard": its event streams are not requests to wait for.
         closeEventStreams(instance)
-        // Nor are hung requests (docs/behaviour.md, "Faults"): every session's lifetime ends now.
-        void instance.close()
+        // Open streams and hung requests are not work in flight (docs/behaviour.md, "Faults",
+        // "Streams and Server-Sent Events"): every session's lifetime ends now, not after graceMs.
+        instance.endOpen()
         // Keep-alive connections close as soon as they are idle; responses in flight (latency
         // included) get `graceMs`, then their connections go too. A connection whose request has
         // not fully arrived (a head still being sent, a client that opened a socket and waits)

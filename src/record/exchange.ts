@@ -27,7 +27,17 @@ export interface RecordedExchange {
    * under it is written as a path, so the client stays on the mock.
    */
   origin?: string
+  /**
+   * When each piece of the body arrived (ms after the headers) and the body's length in bytes
+   * once it had (`end`): a `text/event-stream` answer becomes `events` with their delays, a
+   * chunked one spread over time keeps its pace as `stream` (docs/behaviour.md, "Record, import
+   * and proxy"). Absent when unknown (a HAR import).
+   */
+  timing?: Array<{ at: number; end: number }>
 }
+
+/** The most pieces whose arrival the recorder notes per answer. */
+export const TIMING_LIMIT = 10_000
 
 /** Headers whose values are secrets: never written to disk, whatever `--redact` says. */
 export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie'])

@@ -5,7 +5,7 @@ import { errorResponse } from '../core/build-response.js'
 import { DEFAULT_BODY_LIMIT_BYTES } from '../core/defaults.js'
 import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend, targetIsListener, UPSTREAM_TIMEOUT_MS } from '../forward/forward.js'
 import { answerThenDrain, payloadTooLarge, readBody } from '../forward/body.js'
-import { decodeStreaming, Spool, TooLargeError } from './exchange.js'
+import { decodeStreaming, Spool, TIMING_LIMIT, TooLargeError } from './exchange.js'
 import { pairsOf } from '../forward/headers.js'
 import { localUrlOf } from '../listener/address.js'
 import { createRecordWriter, type RecordResult, type RecordSummary } from './writer.js'
@@ -135,8 +135,12 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
         response.on('close', () => {
           if (!response.complete) received.discard()
         })
+        // When each piece came: an event stream's delays, a chunked answer's pace.
+        const headersAt = performance.now()
+        const timing: Array<{ at: number; end: number }> = []
         response.on('data', (chunk: Buffer) => {
           received.write(chunk)
+          if (timing.length < TIMING_LIMIT) timing.push({ at: Math.round(performance.now() - headersAt), end: received.size })
           if (!res.write(chunk)) {
             response.pause()
             res.once('drain', () => response.resume())
@@ -163,6 +167,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
               responseHeaders: responseHeaders.filter(([name]) => name.toLowerCase() !== 'content-encoding'),
               responseBody,
               origin: target.origin + target.pathname.replace(/\/+$/, ''),
+              // Decoded bodies have other offsets: the pieces' timing is kept for plain ones only.
+              timing: encoding === undefined ? timing : undefined,
             }),
           )
           recorded.then(

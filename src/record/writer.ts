@@ -10,7 +10,7 @@ import { ConfigError, formatMessage } from '../core/errors.js'
 import { memoryFiles } from '../core/memory-files.js'
 import { isFormBody, loadFormParser } from '../core/form-parser.js'
 import { BodyParseError, mediaType, parseBody, parseQuery } from '../core/parse-request.js'
-import type { RouteEntryConfig, RoutesConfig, SequenceItemConfig } from '../core/types.js'
+import type { CloseEventConfig, EventConfig, RouteEntryConfig, RoutesConfig, SequenceItemConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { contentTypeOf } from '../core/build-response.js'
 import { parseJsonFile } from '../config/load-config.js'
@@ -75,6 +75,10 @@ interface Answer {
   file?: string
   url?: string
   responseHeader?: Record<string, string>
+  /** A recorded `text/event-stream` answer, as events with their delays. */
+  events?: Array<EventConfig | CloseEventConfig>
+  /** The pace of a chunked answer whose pieces came over time. */
+  stream?: { by: 'line' | number; delay: number }
 }
 
 interface Item {
@@ -502,7 +506,10 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       answer.url = scrub(location!, secrets)
       if (exchange.status === 302) delete answer.status
     } else if (location !== undefined) headers['Location'] = location
-    if (hasBody && !redirect) {
+    if (hasBody && !redirect && type === 'text/event-stream' && !isSpooled(body)) {
+      // Server-Sent Events become `events`, each with the delay it came after (docs/behaviour.md, "Record, import and proxy").
+      answer.events = recordedEvents(scrubBytes(body, needlesOf(secrets)), exchange.timing)
+    } else if (hasBody && !redirect) {
       // JSON response fields named by --redact are secrets too (bodies held in memory: up to 8 MB).
       if (!isSpooled(body) && (type === 'application/json' || type.endsWith('+json') || (type === '' && looksLikeJson(body)))) collectJsonSecrets(new TextDecoder().decode(body), redact, secrets)
       const needles = needlesOf(secrets)
@@ -510,6 +517,9 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       answer.file = await fileFor(route, method, clean, type, await extensionTable())
       // The mock types a file by its extension: keep the real type where the two differ.
       if (type !== '' && mediaType(await contentTypeOf(answer.file)) !== type) headers['Content-Type'] = contentType
+      const chunked = !exchange.responseHeaders.some(([name]) => name.toLowerCase() === 'content-length')
+      const pace = chunked && !isSpooled(body) ? recordedPace(body, exchange.timing) : undefined
+      if (pace) answer.stream = pace
     } else if (type !== '' && method === 'head') headers['Content-Type'] = contentType
     for (const name of Object.keys(headers)) headers[name] = scrub(headers[name]!, secrets)
     if (Object.keys(headers).length > 0) answer.responseHeader = headers
@@ -676,6 +686,80 @@ function ownPath(location: string, origin: string): string {
     return rest.startsWith('/') ? rest : '/' + rest
   }
   return location
+}
+
+/**
+ * A recorded event stream as `events`: each block's `data` (JSON where the text is JSON written
+ * the same way, so the replay sends the same line), `event`, `id` and `retry`, and the delay it
+ * came after the one before (from the pieces' timing, when known). Comments and blocks without
+ * data (heartbeats) are dropped. The back end ended the stream (a recording is written when the
+ * answer is complete), so the list ends with `{ "close": true }`.
+ */
+export function recordedEvents(bytes: Uint8Array, timing?: ReadonlyArray<{ at: number; end: number }>): Array<EventConfig | CloseEventConfig> {
+  const text = new TextDecoder().decode(bytes)
+  const events: Array<EventConfig | CloseEventConfig> = []
+  const separator = /(\r\n|\r|\n)(\r\n|\r|\n)/g
+  let start = 0
+  let byteEnd = 0
+  let previousAt = 0
+  for (let match = separator.exec(text); match !== null; match = separator.exec(text)) {
+    const block = text.slice(start, match.index)
+    byteEnd += Buffer.byteLength(text.slice(start, separator.lastIndex))
+    start = separator.lastIndex
+    const event = parseEventBlock(block)
+    if (!event) continue
+    const at = timing?.find((piece) => piece.end >= byteEnd)?.at
+    if (at !== undefined) {
+      if (at - previousAt > 0) event.delay = at - previousAt
+      previousAt = at
+    }
+    events.push(event)
+  }
+  events.push({ close: true })
+  return events
+}
+
+function parseEventBlock(block: string): EventConfig | undefined {
+  const data: string[] = []
+  const event: Omit<EventConfig, 'data'> = {}
+  for (const line of block.split(/\r\n|\r|\n/)) {
+    if (line === '' || line.startsWith(':')) continue
+    const colon = line.indexOf(':')
+    const field = colon === -1 ? line : line.slice(0, colon)
+    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '')
+    if (field === 'data') data.push(value)
+    else if (field === 'event') event.event = value
+    else if (field === 'id') event.id = value
+    else if (field === 'retry' && /^\d+$/.test(value)) event.retry = Number(value)
+  }
+  if (data.length === 0) return undefined
+  const joined = data.join('\n')
+  let value: unknown = joined
+  try {
+    const parsed = JSON.parse(joined) as unknown
+    if (typeof parsed === 'object' && parsed !== null && JSON.stringify(parsed) === joined) value = parsed
+  } catch {
+    // Not JSON: the text as it came.
+  }
+  return { data: value, ...event }
+}
+
+/**
+ * The pace of a chunked answer whose pieces came over time (at least three, a median gap of
+ * 10 ms or more): `by: "line"` when each piece was one line, else the median piece size.
+ */
+export function recordedPace(bytes: Uint8Array, timing?: ReadonlyArray<{ at: number; end: number }>): { by: 'line' | number; delay: number } | undefined {
+  if (!timing || timing.length < 3) return undefined
+  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1]!
+  const delay = median(timing.slice(1).map((piece, i) => piece.at - timing[i]!.at))
+  if (delay < 10) return undefined
+  const sizes = timing.map((piece, i) => piece.end - (i === 0 ? 0 : timing[i - 1]!.end))
+  const oneLineEach = timing.every((piece, i) => {
+    const from = i === 0 ? 0 : timing[i - 1]!.end
+    const lines = bytes.subarray(from, piece.end).filter((byte) => byte === 10).length
+    return lines === 1 && bytes[piece.end - 1] === 10
+  })
+  return { by: oneLineEach ? 'line' : median(sizes), delay }
 }
 
 function looksLikeJson(bytes: Uint8Array): boolean {

@@ -124,7 +124,7 @@ function rowOf(record) {
     el('td', { class: 'path mono' }, wrappable(pathOf(record.url))),
     el('td', { class: `status status-${String(record.status).charAt(0)}`, text: statusText(record) }),
     el('td', { class: 'by' }, answeredBy(record)),
-    el('td', { class: 'file', text: record.file ?? '' }),
+    el('td', { class: 'file' }, record.file ?? '', ...streamTag(record)),
     el('td', { class: 'ms', text: String(record.durationMs) }),
   )
   return row
@@ -244,6 +244,7 @@ function statusText(record) {
  * as its type and size); an answer from a handler or the proxy target is not recorded.
  */
 function responseBodyView(record) {
+  if (record.stream) return el('p', { class: 'count', text: `streamed in timed pieces (not recorded); the stream ${record.stream === 'open' ? 'was open when this record was read' : 'has ended'}` })
   if (record.responseBody === undefined) {
     if (record.fault && record.fault !== 'truncate') return el('p', { class: 'count', text: `no response: the fault "${record.fault}" was played` })
     return el('p', { class: 'count', text: record.status === 0 ? 'no response (nothing answered in process)' : 'not recorded (only a route’s answer is kept)' })
@@ -305,6 +306,12 @@ function closeDetail() {
 
 // ---------------------------------------------------------------- routes
 
+/** A streamed answer's state (`stream`, `events`): open, or ended. */
+function streamTag(record) {
+  if (!record.stream) return []
+  return [' ', el('span', { class: 'tag', title: 'a streamed answer (stream or events)', text: `stream ${record.stream}` })]
+}
+
 function conditionText(value) {
   return typeof value === 'object' ? JSON.stringify(value) : String(value)
 }
@@ -313,7 +320,9 @@ function answerText(entry) {
   if (entry.sequence) return `a sequence of ${entry.sequence.length}`
   const parts = []
   if (entry.url) parts.push(`redirect ${entry.url}`)
+  else if (entry.events) parts.push(`events: ${entry.events}`)
   else if (entry.file) parts.push(entry.file)
+  if (entry.stream && !entry.url && !entry.events) parts.push(`streamed by ${entry.stream.by === 'line' ? 'line' : `${entry.stream.by} bytes`} every ${entry.stream.delay} ms`)
   parts.push(entry.fault && entry.fault !== 'truncate' ? `fault: ${entry.fault}` : String(entry.status))
   if (entry.fault === 'truncate') parts.push('truncate')
   if (entry.latency !== null && entry.latency !== undefined) parts.push(`${entry.latency} ms`)

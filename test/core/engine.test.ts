@@ -9,7 +9,7 @@ async function send(engine: ReturnType<typeof engineFor>, url: string, init?: Re
   const result = await engine.handle(fromFetchRequest(new Request(`http://localhost${url}`, init)))
   if (!result.matched) return { status: 0, body: result.explanation(), headers: {} as Record<string, string> }
   const body = result.response.body
-  return { status: result.response.status, body: typeof body === 'string' ? body : body ? new TextDecoder().decode(body) : '', headers: result.response.headers, info: result.info }
+  return { status: result.response.status, body: typeof body === 'string' ? body : body ? await new Response(body as BodyInit).text() : '', headers: result.response.headers, info: result.info }
 }
 
 describe('engine', () => {

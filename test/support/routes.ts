@@ -40,7 +40,9 @@ export async function send(engine: Engine, path: string, init: RequestInit & { s
   const { session, ...requestInit } = init
   const result = await engine.handle(fromFetchRequest(new Request(`http://mock.test${path}`, requestInit)), { session })
   if (!result.matched) return { matched: false, status: 0, headers: {}, body: null, text: '', explanation: result.explanation() }
-  const body = result.response.body
+  const sent = result.response.body
+  // A streamed body (`stream`, `events`) is read whole: what a client reading to the end gets.
+  const body = sent instanceof ReadableStream ? new Uint8Array(await new Response(sent).arrayBuffer()) : sent
   const text = body === null ? '' : typeof body === 'string' ? body : decoder.decode(body)
   let file: string | undefined
   try {

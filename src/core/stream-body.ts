@@ -1,0 +1,197 @@
+/**
+ * Bodies sent on a schedule (docs/behaviour.md, "Streams and Server-Sent Events"): a file cut
+ * into pieces (`stream`), and Server-Sent Events (`events`). Both become one `ReadableStream`
+ * whose chunks are enqueued when due, so every surface sends them the same way: the listener
+ * writes and flushes each chunk as it comes, in process and in the worker the client reads the
+ * stream itself. Isomorphic: Fetch globals only.
+ */
+
+/** One chunk of a timed body and the wait before it (ms, after the previous one). */
+export interface TimedPiece {
+  readonly bytes: Uint8Array
+  readonly delay: number
+}
+
+/** What ends an open body early: the session's lifetime (reset, stop) and the client's own signal. */
+export interface TimedBodyOptions {
+  /** After the last piece, stay open (an event feed with nothing new) until the client or the lifetime ends it. */
+  readonly keepOpen: boolean
+  /** Aborted at the session's reset and when the surface stops: the body ends (closes) at once. */
+  readonly lifetime?: AbortSignal
+  /** The client's own signal (a fetch's `AbortSignal` in process): the body errors with its reason, as a real one does. */
+  readonly signal?: AbortSignal
+}
+
+export interface TimedBody {
+  readonly stream: ReadableStream<Uint8Array>
+  /** Resolves when the body ends: everything sent, the client cancelled or left, or the lifetime ended. */
+  readonly ended: Promise<void>
+}
+
+/*
+ * The real clock, taken when mockyard loads: fake timers installed by a test later
+ * (`vi.useFakeTimers()`) never freeze a mock's stream (docs/behaviour.md, "Building the response").
+ */
+const realSetTimeout = globalThis.setTimeout
+const realClearTimeout = globalThis.clearTimeout
+const realNow = performance.now.bind(performance)
+
+/**
+ * A stream that enqueues each piece when due: the first after its own delay (0: at once), each
+ * next `delay` ms after the one before, on a schedule kept from the start (a late timer does not
+ * push the rest later). Every timer is cleared when the body ends, however it ends.
+ *
+ * @example
+ * const { stream } = timedBody([{ bytes: a, delay: 0 }, { bytes: b, delay: 50 }], { keepOpen: false })
+ */
+export function timedBody(pieces: readonly TimedPiece[], options: TimedBodyOptions): TimedBody {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let done = false
+  let finished!: () => void
+  const ended = new Promise<void>((resolve) => (finished = resolve))
+  let controller!: ReadableStreamDefaultController<Uint8Array>
+  const { lifetime, signal } = options
+
+  const end = (how: 'close' | 'error' | 'cancel', reason?: unknown) => {
+    if (done) return
+    done = true
+    if (timer !== undefined) realClearTimeout(timer)
+    timer = undefined
+    lifetime?.removeEventListener('abort', onLifetimeEnd)
+    signal?.removeEventListener('abort', onClientAbort)
+    try {
+      if (how === 'close') controller.close()
+      else if (how === 'error') controller.error(reason)
+    } catch {
+      // Already closed or errored by the reader: nothing more to end.
+    }
+    finished()
+  }
+  const onLifetimeEnd = () => end('close')
+  const onClientAbort = () => end('error', signal!.reason)
+
+  let index = 0
+  /** When the last piece sent was due (the schedule is kept from there, not from when its timer fired). */
+  let due = 0
+  const next = () => {
+    timer = undefined
+    while (!done && index < pieces.length) {
+      const piece = pieces[index]!
+      const at = due + piece.delay
+      if (piece.delay > 0 && at > realNow()) {
+        timer = realSetTimeout(() => {
+          due = at
+          send(piece)
+          next()
+        }, at - realNow())
+        return
+      }
+      due = at
+      send(piece)
+    }
+    if (!done && !options.keepOpen) end('close')
+  }
+  const send = (piece: TimedPiece) => {
+    index++
+    // An empty piece only waits (the delay of a `close` item).
+    if (piece.bytes.byteLength > 0) controller.enqueue(piece.bytes)
+  }
+
+  const stream = new ReadableStream<Uint8Array>({
+    start(streamController) {
+      controller = streamController
+      if (lifetime?.aborted) return end('close')
+      if (signal?.aborted) return end('error', signal.reason)
+      lifetime?.addEventListener('abort', onLifetimeEnd, { once: true })
+      signal?.addEventListener('abort', onClientAbort, { once: true })
+      due = realNow()
+      next()
+    },
+    cancel() {
+      end('cancel')
+    },
+  })
+  return { stream, ended }
+}
+
+/** Cuts a body into `stream` pieces: lines (each with its newline) or `by` bytes at a time. */
+export function cutPieces(body: Uint8Array, by: 'line' | number, delay: number): TimedPiece[] {
+  const pieces: TimedPiece[] = []
+  let start = 0
+  while (start < body.byteLength) {
+    let end: number
+    if (by === 'line') {
+      const newline = body.indexOf(10, start)
+      end = newline === -1 ? body.byteLength : newline + 1
+    } else end = Math.min(body.byteLength, start + Math.max(1, Math.floor(by)))
+    pieces.push({ bytes: body.subarray(start, end), delay: pieces.length === 0 ? 0 : delay })
+    start = end
+  }
+  return pieces
+}
+
+/** An item of `events` as written (validated at load). */
+interface EventItem {
+  data?: unknown
+  event?: unknown
+  id?: unknown
+  retry?: unknown
+  delay?: unknown
+  close?: unknown
+}
+
+/** What an `events` list answers a request: a `204` (a stopped stream's reconnect), or the pieces to send. */
+export type EventsPlan = { readonly stop: true } | { readonly stop: false; readonly pieces: TimedPiece[]; readonly keepOpen: boolean }
+
+const CONTEXT = '${context}'
+const encoder = new TextEncoder()
+
+/**
+ * The events a request gets (docs/behaviour.md, "Streams and Server-Sent Events"): from the
+ * start, or after the event whose id is `lastEventId` (an unknown id: from the start), skipping a
+ * `close: true` that ended the stream there before. Everything up to the next `close` item is
+ * sent; without one, the stream stays open after the last event. When the first item to send is
+ * a `close: "stop"`, the answer is `204`, which makes an `EventSource` stop reconnecting.
+ */
+export function planEvents(list: readonly unknown[], lastEventId: string | null, context: string): EventsPlan {
+  const items = list as readonly EventItem[]
+  let start = 0
+  if (lastEventId !== null) {
+    const found = items.findIndex((item) => item !== null && typeof item === 'object' && item.id !== undefined && String(item.id) === lastEventId)
+    if (found !== -1) {
+      start = found + 1
+      // The close that ended the stream after that event has been seen: go on after it.
+      while (start < items.length && items[start]?.close === true) start++
+    }
+  }
+  if (items[start]?.close === 'stop') return { stop: true }
+  const pieces: TimedPiece[] = []
+  for (let i = start; i < items.length; i++) {
+    const item = items[i]!
+    const delay = typeof item.delay === 'number' ? item.delay : 0
+    if (item.close !== undefined && item.close !== false) {
+      // The close's own delay: the stream ends that much after the last event.
+      if (delay > 0) pieces.push({ bytes: new Uint8Array(0), delay })
+      return { stop: false, pieces, keepOpen: false }
+    }
+    pieces.push({ bytes: encoder.encode(formatEvent(item, context)), delay })
+  }
+  return { stop: false, pieces, keepOpen: true }
+}
+
+/** One event on the wire: `event:`, `id:`, `retry:`, then the data (JSON on one line; a string's lines each as a `data:` line), then a blank line. */
+export function formatEvent(item: EventItem, context: string): string {
+  let text = ''
+  if (item.event !== undefined) text += `event: ${String(item.event)}\n`
+  if (item.id !== undefined) text += `id: ${String(item.id)}\n`
+  if (typeof item.retry === 'number') text += `retry: ${item.retry}\n`
+  if (item.data !== undefined) {
+    const data =
+      typeof item.data === 'string'
+        ? item.data.replaceAll(CONTEXT, context)
+        : // In JSON, `${context}` is replaced inside its strings, escaped as a JSON string's content.
+          JSON.stringify(item.data).replaceAll(CONTEXT, JSON.stringify(context).slice(1, -1))
+    for (const line of data.split(/\r\n|\r|\n/)) text += `data: ${line}\n`
+  }
+  return text + '\n'
+}
