@@ -21,14 +21,21 @@ export interface ScannedDocument {
   readonly why?: string
 }
 
-const OPERATION_KEYWORDS: ReadonlySet<string> = new Set(['query', 'mutation', 'subscription'])
+/** Whether the name from `start` to `end` is `query`, `mutation` or `subscription`. */
+function isOperationKeyword(document: string, start: number, end: number): boolean {
+  const length = end - start
+  return (length === 5 && document.startsWith('query', start)) || (length === 8 && document.startsWith('mutation', start)) || (length === 12 && document.startsWith('subscription', start))
+}
 
+/** A letter or `_` (`code | 32` folds upper case onto lower case and nothing else onto a-z). */
 function isNameStart(code: number): boolean {
-  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95
+  const folded = code | 32
+  return (folded >= 97 && folded <= 122) || code === 95
 }
 
 function isNamePart(code: number): boolean {
-  return isNameStart(code) || (code >= 48 && code <= 57)
+  const folded = code | 32
+  return (folded >= 97 && folded <= 122) || code === 95 || (code >= 48 && code <= 57)
 }
 
 function isNumberPart(code: number): boolean {
@@ -61,7 +68,8 @@ export function scanOperation(document: string, tokenLimit = GRAPHQL_TOKEN_LIMIT
   while (at < length) {
     const code = document.charCodeAt(at)
     // Ignored tokens: white space, line terminators, commas, the byte order mark, comments.
-    if (code === 32 || code === 9 || code === 10 || code === 13 || code === 44 || code === 0xfeff) {
+    // (Other control characters are not valid GraphQL: skipped as white space too.)
+    if (code <= 32 || code === 44 || code === 0xfeff) {
       at++
       continue
     }
@@ -79,14 +87,14 @@ export function scanOperation(document: string, tokenLimit = GRAPHQL_TOKEN_LIMIT
       continue
     }
     if (isNameStart(code)) {
-      const start = at
+      const start = at++
       while (at < length && isNamePart(document.charCodeAt(at))) at++
-      const word = document.slice(start, at)
+      // Only a name at the top level is ever read; inside a selection set a name is skipped unread.
       if (nameNext && !prefixed) {
-        if (operations === 1 && !anonymous) name = word
+        if (operations === 1 && !anonymous) name = document.slice(start, at)
         nameNext = false
       } else if (braces === 0 && parens === 0 && !header && !prefixed) {
-        if (OPERATION_KEYWORDS.has(word)) {
+        if (isOperationKeyword(document, start, at)) {
           operations++
           nameNext = true
         }
