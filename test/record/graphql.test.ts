@@ -72,7 +72,7 @@ describe('mockyard record, GraphQL traffic', () => {
         { operation: 'ListPets', file: 'graphql-ListPets.json' },
         { operation: 'DeletePet', file: 'graphql-DeletePet.json' },
       ],
-      get: { operation: 'GetUser', file: 'graphql-GetUser-2.json' },
+      get: [{ operation: 'GetUser', file: 'graphql-GetUser-2.json' }],
     })
     expect(routes.search).toEqual({ post: { file: 'search-post.json' } })
 
