@@ -102,6 +102,25 @@ describe('GraphQL operation entries, in the engine', () => {
   })
 })
 
+describe('the document scanner', () => {
+  it('loads with an engine\'s first GraphQL request: that one waits for it, every other request is answered at once', async () => {
+    const engine = engineFor()
+    const request = (path: string, init?: RequestInit) => {
+      const fetchRequest = fromFetchRequest(new Request(`http://localhost${path}`, init))
+      const bytes = init?.body ? new TextEncoder().encode(String(init.body)) : null
+      // The body already read, as the listener hands it over: only a load can make a promise.
+      return { ...fetchRequest, body: () => bytes }
+    }
+    expect(engine.handle(request('/search', post({ query: 'shoes' })))).not.toBeInstanceOf(Promise)
+    const first = engine.handle(request('/graphql', post({ query: 'query GetUser { user { id } }' })))
+    expect(first).toBeInstanceOf(Promise)
+    expect(await first).toMatchObject({ matched: true, info: { entry: 'post[0]' } })
+    expect(engine.handle(request('/graphql', post({ query: 'query GetUser { user { id } }' })))).toMatchObject({ matched: true, info: { entry: 'post[0]' } })
+    // Each engine owns what it loaded: a new engine waits again.
+    expect(engineFor().handle(request('/graphql', post({ operationName: 'GetUser' })))).toBeInstanceOf(Promise)
+  })
+})
+
 describe('scanOperation', () => {
   it('finds the one operation and skips strings, comments, fragments, directives and variables', () => {
     expect(scanOperation('query GetUser { user { id } }')).toEqual({ name: 'GetUser' })
