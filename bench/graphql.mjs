@@ -6,7 +6,7 @@
  * (what a full parser would cost per document, and to load), the figures behind
  * decisions/0021-graphql-operation-scanner.md.
  *
- *   npm run build && npx node bench/graphql.mjs [--rounds 7] [--requests 20000] [--entries 20]
+ *   npm run build && npx node bench/graphql.mjs [--rounds 21] [--requests 5000] [--entries 20]
  */
 import { execFileSync } from 'node:child_process'
 import { readdirSync } from 'node:fs'
@@ -18,8 +18,8 @@ const flag = (name, fallback) => {
   const at = args.indexOf(name)
   return at >= 0 ? Number(args[at + 1]) : fallback
 }
-const rounds = flag('--rounds', 7)
-const requests = flag('--requests', 20000)
+const rounds = flag('--rounds', 21)
+const requests = flag('--requests', 5000)
 const entries = flag('--entries', 20)
 const target = Math.ceil(entries * 0.75)
 
@@ -65,24 +65,27 @@ function measure(request) {
 }
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]
-const spread = (list) => `${Math.round(((Math.max(...list) - Math.min(...list)) / median(list)) * 100)}%`
 
 // The engine's first GraphQL request loads the scanner (a promise); every later one is answered at once.
 await engine.handle({ method: 'POST', url: cases['named (operationName sent)'].graphql.url, headers, body: () => cases['named (operationName sent)'].graphql.body })
 
-console.log(`GraphQL matching in process — Node ${process.version}, ${entries} entries, ${rounds} interleaved rounds of ${requests} requests, medians`)
-console.log('case                         plain ns/req  graphql ns/req  graphql/plain  spread (plain, graphql)')
+console.log(`GraphQL matching in process — Node ${process.version}, ${entries} entries, ${rounds} interleaved rounds of ${requests} requests`)
+console.log('case                         plain ns/req  graphql ns/req  ratio of medians  paired ratio: median (min-max)')
 for (const [id, pair] of Object.entries(cases)) {
   measure(pair.plain)
   measure(pair.graphql)
   const times = { plain: [], graphql: [] }
+  const ratios = []
   for (let round = 0; round < rounds; round++) {
+    // Back to back, order alternating: each round's ratio sees the same load on both (decisions/0016).
     const order = round % 2 === 0 ? ['plain', 'graphql'] : ['graphql', 'plain']
     for (const which of order) times[which].push(measure(pair[which]))
+    ratios.push(times.graphql[round] / times.plain[round])
   }
   const p = median(times.plain)
   const g = median(times.graphql)
-  console.log(`${id.padEnd(27)}  ${p.toFixed(0).padStart(12)}  ${g.toFixed(0).padStart(14)}  ${(g / p).toFixed(2).padStart(12)}x  ${spread(times.plain)}, ${spread(times.graphql)}`)
+  const paired = `${median(ratios).toFixed(2)}x (${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)})`
+  console.log(`${id.padEnd(27)}  ${p.toFixed(0).padStart(12)}  ${g.toFixed(0).padStart(14)}  ${(g / p).toFixed(2).padStart(15)}x  ${paired}`)
 }
 
 // The document reader: the scanner (its own chunk in dist/) against graphql-js.
@@ -114,6 +117,7 @@ for (let round = 0; round < rounds; round++) {
   reads.scanner.push(perDocument(scanOperation))
   reads.graphql.push(perDocument(parseName))
 }
+const readRatios = reads.graphql.map((ns, round) => ns / reads.scanner[round])
 /** Milliseconds to import a module in a fresh Node process (median of 5). */
 const loadTime = (specifier) =>
   median(
@@ -127,4 +131,4 @@ console.log(`\ndocument reader (a ${sample.length}-character document), medians`
 console.log('reader                  ns/document  load ms')
 console.log(`scanner (mockyard)     ${median(reads.scanner).toFixed(0).padStart(12)}  ${scannerLoad.toFixed(1).padStart(7)}`)
 console.log(`graphql-js ${graphql.version.padEnd(11)} ${median(reads.graphql).toFixed(0).padStart(12)}  ${graphqlLoad.toFixed(1).padStart(7)}`)
-console.log(`graphql-js/scanner     ${(median(reads.graphql) / median(reads.scanner)).toFixed(1).padStart(11)}x  ${(graphqlLoad / scannerLoad).toFixed(1).padStart(6)}x`)
+console.log(`graphql-js/scanner     ${median(readRatios).toFixed(1).padStart(11)}x  ${(graphqlLoad / scannerLoad).toFixed(1).padStart(6)}x   (paired by round; load: medians of 5 fresh processes)`)
