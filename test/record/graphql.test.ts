@@ -1,11 +1,11 @@
 /** docs/behaviour.md, "GraphQL" and "Record, import and proxy": GraphQL traffic recorded as `operation` entries, replayed by the CLI. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { killAll, startCli } from './support.js'
+import { killAll, runCli, startCli } from './support.js'
 
 /** A GraphQL back end: the answer depends on the operation and, for GetUser, on `variables.id`. */
 function answer(body: { query?: string; operationName?: string; variables?: Record<string, unknown> }): unknown {
@@ -79,5 +79,43 @@ describe('mockyard record, GraphQL traffic', () => {
     const mock = await startCli(['--routes', join(out, 'routes.json'), '--data', join(out, 'data'), '--latency', '0', '--port', '0', '--no-watch'])
     for (const [index, call] of CALLS.entries()) expect(await (await call(mock.url)).text(), `call ${index}`).toBe(recorded[index])
     expect(await mock.stop('SIGTERM')).toBe(0)
+  })
+})
+
+describe('mockyard import, GraphQL traffic in a HAR', () => {
+  it('writes operation entries as record does', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mockyard-import-graphql-'))
+    dirs.push(dir)
+    const exchange = (body: Record<string, unknown>, answerBody: unknown) => ({
+      startedDateTime: '2026-01-01T00:00:00.000Z',
+      time: 1,
+      request: { method: 'POST', url: 'https://api.example.com/graphql', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], queryString: [], cookies: [], headersSize: -1, bodySize: -1, postData: { mimeType: 'application/json', text: JSON.stringify(body) } },
+      response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [{ name: 'content-type', value: 'application/json' }], cookies: [], content: { size: -1, mimeType: 'application/json', text: JSON.stringify(answerBody) }, redirectURL: '', headersSize: -1, bodySize: -1 },
+      cache: {},
+      timings: { send: 0, wait: 1, receive: 0 },
+    })
+    const har = {
+      log: {
+        version: '1.2',
+        creator: { name: 'test', version: '1' },
+        entries: [
+          exchange({ query: GET_USER, operationName: 'GetUser', variables: { id: 1 } }, answer({ operationName: 'GetUser', variables: { id: 1 } })),
+          exchange({ query: GET_USER, operationName: 'GetUser', variables: { id: 2 } }, answer({ operationName: 'GetUser', variables: { id: 2 } })),
+          exchange({ query: 'query ListPets { pets { name } }' }, answer({ operationName: 'ListPets' })),
+        ],
+      },
+    }
+    const file = join(dir, 'session.har')
+    writeFileSync(file, JSON.stringify(har))
+    const out = join(dir, 'mocks')
+    const result = runCli(['import', file, '--out', out])
+    expect(result.code).toBe(0)
+    expect(JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8')).graphql).toEqual({
+      post: [
+        { operation: 'GetUser', params: { 'variables.id': 1 }, file: 'graphql-GetUser.json' },
+        { operation: 'GetUser', params: { 'variables.id': 2 }, file: 'graphql-GetUser-2.json' },
+        { operation: 'ListPets', file: 'graphql-ListPets.json' },
+      ],
+    })
   })
 })
