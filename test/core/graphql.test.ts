@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { compileRoutes, createEngine, fromFetchRequest, memoryFiles, validateRoutes, type RoutesConfig } from 'mockyard'
+import { parse } from 'graphql'
 import { GRAPHQL_TOKEN_LIMIT, scanOperation } from '../../src/core/graphql-operation.js'
 
 const routes = {
@@ -137,6 +138,28 @@ describe('scanOperation', () => {
     expect(scanOperation('query A { a ')).toEqual({ why: 'unreadable (unbalanced braces)' })
     expect(scanOperation('query A { a(s: "x) }')).toEqual({ why: 'unreadable (a string does not end)' })
     expect(scanOperation('shoes')).toEqual({ why: 'unreadable (no operation)' })
+  })
+
+  it('names the operation graphql-js names, for documents as clients write them', () => {
+    const documents = [
+      'query GetUser($id: ID!) { user(id: $id) { ...UserFields } } fragment UserFields on User { id name }',
+      'fragment F on Query { a } query Q { ...F }',
+      'mutation AddTodo($input: TodoInput! = { title: "x {", tags: ["a", "b"] }) { addTodo(input: $input) { id } }',
+      'subscription OnMessage { messages { text } }',
+      'query Search @cached(ttl: 60) { search(text: """block "quoted" } text""") { __typename ... on Book { title } } }',
+      '\uFEFF# leading comment\nquery\tTabbed{a}',
+      'query Numbers { a(x: -1.5e10, y: 0, z: [1, 2.0]) }',
+      'query Escapes { a(s: "\\"}\\u00e9") }',
+      '{ anonymous }',
+      'query { alsoAnonymous }',
+      'query A { a } mutation B { b }',
+      'query query { query(query: $query) }',
+    ]
+    for (const document of documents) {
+      const operations = parse(document).definitions.filter((definition) => definition.kind === 'OperationDefinition')
+      const expected = operations.length === 1 ? operations[0]!.name?.value : undefined
+      expect([document, scanOperation(document).name]).toEqual([document, expected])
+    }
   })
 
   it('stops at the token limit', () => {
