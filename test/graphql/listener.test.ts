@@ -1,8 +1,8 @@
 /** docs/behaviour.md, "GraphQL": over the HTTP listener (startMockServer and the CLI), with the platform's fetch. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startMockServer, type RunningServer } from 'mockyard/node'
+import { ConfigError, startMockServer, type RunningServer } from 'mockyard/node'
 import { captureLogs, removeTempDirs, writeMocks } from '../support/routes.js'
-import { killClis, startCli } from '../cli/support.js'
+import { killClis, runCli, startCli } from '../cli/support.js'
 import { DELETE_PET, GET_USER, GRAPHQL_FILES, GRAPHQL_ROUTES, graphqlGet, graphqlPost } from './cases.js'
 
 afterAll(removeTempDirs)
@@ -68,5 +68,28 @@ describe('GraphQL over the CLI', () => {
     const unmatched = await graphqlPost(cli.url, { query: DELETE_PET })
     expect(unmatched.status).toBe(404)
     expect(((await unmatched.json()) as { message: string }).message).toContain('GraphQL operation "DeletePet"')
+  })
+})
+
+describe('a bad operation in a routes file', () => {
+  const bad = { graphql: { post: [{ operation: 5, file: 'user-1.json' }, { operation: '', file: 'user-1.json' }] } }
+
+  it('refuses to start, naming the file, the JSON path and the fix', async () => {
+    const mocks = writeMocks(bad, GRAPHQL_FILES)
+    const error = await startMockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as ConfigError).problems).toEqual([
+      expect.objectContaining({ file: mocks.routes, pointer: '/graphql/post/0/operation', message: 'operation must be a non-empty string (a GraphQL operation name), got 5', fix: 'Write the operation name as a string, for example "operation": "GetUser".' }),
+      expect.objectContaining({ file: mocks.routes, pointer: '/graphql/post/1/operation', message: 'operation must be a non-empty string (a GraphQL operation name), got ""' }),
+    ])
+  })
+
+  it('the CLI says so without a stack trace and exits non-zero', () => {
+    const mocks = writeMocks(bad, GRAPHQL_FILES)
+    const result = runCli(['--routes', mocks.routes, '--data', mocks.data, '--port', '0'])
+    expect(result.code).not.toBe(0)
+    expect(result.stderr).toContain('#/graphql/post/0/operation')
+    expect(result.stderr).toContain('"operation": "GetUser"')
+    expect(result.stderr).not.toMatch(/\n\s+at /)
   })
 })
