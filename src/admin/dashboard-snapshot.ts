@@ -5,17 +5,46 @@ import type { Instance } from '../config/instance.js'
 import { countOf } from '../core/count.js'
 import { DEFAULT_BODY_LIMIT, DEFAULT_LOG_LIMIT } from '../core/defaults.js'
 import { sequenceItemAt } from '../core/routes-model.js'
+import { scanOperation } from '../core/graphql-operation.js'
+import { graphqlPartsOf } from '../core/graphql-request.js'
+import { parseQuery } from '../core/parse-request.js'
 
 /**
  * A request as the dashboard's list shows it: the record without its headers and bodies (those
  * come with `GET /__mockyard/dashboard/requests/:id`). Fields other surfaces add to the record
  * (a `proxied` mark) pass through.
  */
-export type RequestSummary = Omit<RequestRecord, 'headers' | 'body' | 'responseHeaders' | 'responseBody'>
+export type RequestSummary = Omit<RequestRecord, 'headers' | 'body' | 'responseHeaders' | 'responseBody'> & {
+  /** The GraphQL operation of a GraphQL request (docs/behaviour.md, "GraphQL"), shown beside its path. */
+  operation?: string
+}
 
 export function summarize(record: RequestRecord): RequestSummary {
   const { headers: _headers, body: _body, responseHeaders: _response, responseBody: _responseBody, ...summary } = record
-  return summary
+  const operation = operationOf(record)
+  return operation === undefined ? summary : { ...summary, operation }
+}
+
+/**
+ * The operation of a logged GraphQL request: the `operationName` sent, else the one operation
+ * its document names (a body cut at the log's limit does not parse: none). A REST body with a
+ * `query` field names no operation, so it shows none.
+ */
+function operationOf(record: RequestRecord): string | undefined {
+  const method = record.method.toUpperCase()
+  let body: unknown
+  if (method === 'POST') {
+    if (record.body === null || !(record.body.includes('"query"') || record.body.includes('"operationName"'))) return undefined
+    try {
+      body = JSON.parse(record.body)
+    } catch {
+      return undefined
+    }
+  } else if (method !== 'GET' || !/[?&](query|operationName)=/.test(record.url)) return undefined
+  const search = record.url.indexOf('?')
+  const parts = graphqlPartsOf(method, parseQuery(search === -1 ? '' : record.url.slice(search)), body)
+  if (parts === undefined) return undefined
+  return parts.operationName ?? (parts.document === undefined ? undefined : scanOperation(parts.document).name)
 }
 
 /** The options as JSON: functions and msw handlers named, not serialised. */
@@ -126,6 +155,7 @@ export function dashboardRoutes(instance: Instance, session = '') {
         // Streamed answers (docs/behaviour.md, "Streams and Server-Sent Events"): what the page shows of them.
         if (response.events) item.events = 'file' in response.events ? response.events.file.name : countOf(response.events.list.length, 'event')
         if (response.stream) item.stream = response.stream
+        if (candidate.operation !== undefined) item.operation = candidate.operation
         if (entry && entry.params !== undefined) item.params = entry.params
         if (entry && entry.headers !== undefined) item.requestHeaders = entry.headers
         if (candidate.sequence) {

@@ -32,7 +32,8 @@ function signature(entry: Record<string, unknown>): string {
   if (isObject(entry.params)) for (const [k, v] of Object.entries(entry.params)) params[k] = normalCondition(v)
   const headers: Record<string, unknown> = {}
   if (isObject(entry.headers)) for (const [k, v] of Object.entries(entry.headers)) headers[k.toLowerCase()] = normalCondition(v)
-  return stable({ params, headers })
+  // A GraphQL `operation` is one more condition: entries of different operations never shadow each other.
+  return stable(typeof entry.operation === 'string' ? { params, headers, operation: entry.operation } : { params, headers })
 }
 
 const EMPTY = signature({})
@@ -41,8 +42,8 @@ const EMPTY = signature({})
  * Finds configuration that can never take effect in one routes file (docs/behaviour.md,
  * "Checking mocks: `mockyard check`"):
  *
- * - a conditional entry whose conditions (`params` and `headers`, compared as the scoring
- *   compares them) equal those of a later entry of the same method: every request scores both
+ * - a conditional entry whose conditions (`params`, `headers` and `operation`, compared as the
+ *   scoring compares them) equal those of a later entry of the same method: every request scores both
  *   alike and the later one wins ties;
  * - the method's own default (a plain entry, without `params`, `headers` or `response`) when an
  *   entry of the method has no conditions at all: that entry scores the same as the default
@@ -131,7 +132,7 @@ export function findDeadConfig(
         const twin = signatures.findIndex((s, m) => m > n && s === signatures[n])
         if (twin >= 0) {
           const other = label(conditional[twin]!.index)
-          report('unreachable', path, `${label(index)} is never chosen: ${other} has the same conditions and wins ties by coming later`, `Remove one of them, or make their params or headers differ.`)
+          report('unreachable', path, `${label(index)} is never chosen: ${other} has the same conditions and wins ties by coming later`, `Remove one of them, or make their params${conditional[n]!.entry.operation === undefined ? '' : ', operation'} or headers differ.`)
         }
       })
       const open = conditional.find((_, n) => signatures[n] === EMPTY)

@@ -1,4 +1,6 @@
 import { compileCondition, compilePattern, type Condition } from './compile-condition.js'
+import { OPERATION_PARAM } from './graphql-request.js'
+import { preview } from './redact.js'
 import { toPointer } from './errors.js'
 import { indexLiterals, type LiteralIndex } from './literal-index.js'
 import { parsePath } from './parse-request.js'
@@ -57,6 +59,8 @@ export interface Candidate {
   /** The entry's `params` and `headers` as written, for views (the dashboard); absent for the default. */
   readonly written?: { readonly params?: unknown; readonly headers?: unknown }
   readonly sequence?: SequenceStep[]
+  /** The GraphQL operation the entry answers (its `operation`), if any. */
+  readonly operation?: string
   /** The repeats of the sequence's items (`sequenceItemAt` picks the item a count reaches). */
   readonly repeats?: readonly number[]
 }
@@ -66,6 +70,8 @@ export interface CompiledMethod {
   readonly conditionals: Candidate[]
   /** The literal conditions of `conditionals`, indexed (many entries only): see literal-index.ts. */
   readonly index?: LiteralIndex
+  /** Some entry has an `operation`: GraphQL requests to this method are read as GraphQL (graphql-request.ts). */
+  readonly graphql?: boolean
 }
 
 export interface CompiledRoute {
@@ -214,6 +220,24 @@ function compileParams(params: unknown): ParamMatcher[] {
   }))
 }
 
+const OPERATION_HIT = Object.freeze({ hits: 1, misses: 0 })
+
+/**
+ * An entry's `operation` as the first of its params: the request's operation equals it (a hit)
+ * or the entry is out, also for a request that is not GraphQL or whose document names none.
+ */
+function operationCondition(operation: string): ParamMatcher {
+  return {
+    kind: 'param',
+    key: OPERATION_PARAM,
+    tokens: [],
+    expected: JSON.stringify(operation),
+    literal: operation,
+    score: (value) => (value === operation ? OPERATION_HIT : null),
+    explain: (value) => (value === undefined ? `no GraphQL operation name, expected operation "${operation}"` : `operation is ${preview(value)}, expected "${operation}"`),
+  }
+}
+
 function compileHeaders(headers: unknown): Condition[] {
   if (!isObject(headers)) return []
   return Object.entries(headers).map(([name, condition]) => {
@@ -254,12 +278,16 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
         return { ...spec, repeat: repeatOf(item) }
       })
     }
+    const operation = typeof entry.operation === 'string' ? entry.operation : undefined
+    const params = compileParams(entry.params)
+    if (operation !== undefined) params.unshift(operationCondition(operation))
     conditionals.push({
       label,
       pointer,
       conditional: true,
       response,
-      params: compileParams(entry.params),
+      params,
+      operation,
       headers: compileHeaders(entry.headers),
       written: { params: entry.params, headers: entry.headers },
       sequence,
@@ -278,6 +306,7 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
     },
     conditionals,
     index: indexLiterals(conditionals),
+    graphql: conditionals.some((candidate) => candidate.operation !== undefined),
   }
 }
 

@@ -4,6 +4,7 @@ import { formatMessage } from './errors.js'
 import { explainUnmatched, type UnmatchedRequest } from './explain-unmatched.js'
 import { matchEntry, type RequestValues } from './match-entry.js'
 import { isFormBody, loadFormParser, type FormParser } from './form-parser.js'
+import { graphqlPartsOf, graphqlRequestOf, loadOperationScanner, type OperationScanner } from './graphql-request.js'
 import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
 import { buildResponse, createFileTyping, errorResponse, unservedFile, type MockResponse } from './build-response.js'
 import { createSequenceState, sequenceKey } from './sequence-state.js'
@@ -114,6 +115,8 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   const sequences = createSequenceState()
   /** The form parser, loaded by this engine's first form body (form-parser.ts). */
   let forms: FormParser | undefined
+  /** The GraphQL document scanner, loaded by this engine's first GraphQL request (graphql-request.ts). */
+  let scanOperation: OperationScanner | undefined
   /** Content types and `${context}` checks of the files this engine serves. */
   const typing = createFileTyping()
 
@@ -197,6 +200,20 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     values: RequestValues,
     handleOptions: HandleOptions,
   ): HandleResult | Promise<HandleResult> {
+    // A method with `operation` entries reads GraphQL requests as GraphQL (docs/behaviour.md, "GraphQL").
+    if (compiled.graphql && values.graphql === undefined) {
+      const parts = graphqlPartsOf(method, values.query, values.body)
+      if (parts !== undefined) {
+        if (scanOperation === undefined) {
+          return loadOperationScanner().then((loaded) => {
+            scanOperation = loaded
+            return answer(request, url, method, route, compiled, values, handleOptions)
+          })
+        }
+        values.graphql = graphqlRequestOf(parts, scanOperation)
+        values.body = parts.view
+      }
+    }
     const candidate = matchEntry(compiled, values)
     if (!candidate) return unmatched(url, method, values, sequencesSeen(route, method, compiled, handleOptions.session ?? ''))
 

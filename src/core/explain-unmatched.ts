@@ -1,5 +1,7 @@
 import { closestKey } from './closest-key.js'
-import { methodOf, methodsOf, type Candidate, type CompiledRoute, type RouteTable } from './compile-routes.js'
+import { methodOf, methodsOf, type Candidate, type CompiledMethod, type CompiledRoute, type RouteTable } from './compile-routes.js'
+import type { GraphqlRequest } from './graphql-request.js'
+import { preview } from './redact.js'
 import { ROUTE_KEYS } from './validate-routes.js'
 import { scoreCandidate, type RequestValues } from './match-entry.js'
 import { sequenceItem, sequenceKey } from './sequence-state.js'
@@ -118,7 +120,8 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
       `Add a "${method.toLowerCase()}" key (or a route-level "file") to "${route.key}" in your routes file.`,
     ].join('\n')
   }
-  const lines = [`${head}: every entry of ${route.key} (${method}) is out:`]
+  const graphql = request.values.graphql
+  const lines = [`${head}${graphql ? ` (GraphQL ${operationText(graphql)})` : ''}: every entry of ${route.key} (${method}) is out:`]
   const reasons: string[] = []
   for (const candidate of compiled.default ? [compiled.default, ...compiled.conditionals] : compiled.conditionals) {
     reasons.length = 0
@@ -127,6 +130,42 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     const sequence = sequenceLine(candidate, sequenceKey(route.key, method, candidate.label), request)
     if (sequence) lines.push(sequence)
   }
+  if (graphql) {
+    lines.push(...operationLines(graphql, compiled, route.key, method))
+    return lines.join('\n')
+  }
   lines.push(`Add an entry without params to "${route.key}" as the default, or send a request that fits one of the entries.`)
   return lines.join('\n')
+}
+
+/** A GraphQL request's operation as explanations name it: `operation "DeletePet"`, or why it has none. */
+function operationText(graphql: GraphqlRequest): string {
+  return graphql.operation !== undefined ? `operation ${preview(graphql.operation)}` : `request with no operation name: the document is ${graphql.why ?? 'unreadable'} and no operationName was sent`
+}
+
+/**
+ * The closing lines for an unmatched GraphQL request: the operations the method answers, closest
+ * to the request's first (at most 5), and the entry to add.
+ */
+function operationLines(graphql: GraphqlRequest, compiled: CompiledMethod, key: string, method: string): string[] {
+  const names = [...new Set(compiled.conditionals.flatMap((candidate) => (candidate.operation === undefined ? [] : [candidate.operation])))]
+  const wanted = graphql.operation
+  let closest = names
+  if (wanted !== undefined) {
+    // As for paths: the cost does not grow with the name sent, only with the names configured.
+    const longest = names.reduce((most, name) => Math.max(most, name.length), 0) + 8
+    const rows: [Uint32Array, Uint32Array] = [new Uint32Array(longest + 1), new Uint32Array(longest + 1)]
+    const compared = wanted.slice(0, longest).toLowerCase()
+    closest = names
+      .map((name) => ({ name, d: distance(compared, name.toLowerCase(), rows) }))
+      .sort((a, b) => a.d - b.d)
+      .map(({ name }) => name)
+  }
+  const shown = closest.slice(0, 5).join(', ') + (closest.length > 5 ? `, and ${closest.length - 5} more` : '')
+  return [
+    `Closest operations ${key} (${method}) answers: ${shown}.`,
+    wanted !== undefined
+      ? `Add an entry { "operation": ${preview(wanted)}, "file": "..." } under "${method.toLowerCase()}" of "${key}" in your routes file, or send one of the operations above.`
+      : `Send an operationName (or a document with one named operation), or add an entry without "operation" under "${method.toLowerCase()}" of "${key}" as the default.`,
+  ]
 }

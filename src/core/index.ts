@@ -9,6 +9,7 @@
  *   compile-routes     routes files -> the route table: lookup by path (format suffix included)
  *   compile-condition  one `params`/`headers` condition: `score()` and `explain()`
  *   parse-request      what conditions read: the query, JSON, form and multipart bodies
+ *   graphql-request    GraphQL requests: their operation and what their params read (graphql-operation: the scanner)
  *   match-entry        the one scoring loop: picks the entry (and collects reasons on demand)
  *   sequence-state     `response` sequences, per session
  *   build-response     the answer of an entry: file, redirect, `${context}`

@@ -1,5 +1,6 @@
 import type { Candidate, CompiledMethod } from './compile-routes.js'
 import { textOf } from './compile-condition.js'
+import { OPERATION_PARAM, type GraphqlRequest } from './graphql-request.js'
 import type { LiteralIndex } from './literal-index.js'
 import { lookupPath } from './parse-request.js'
 
@@ -9,6 +10,8 @@ export interface RequestValues {
   /** The parsed body (JSON value or form tree), when the method takes params from the body. */
   body?: unknown
   headers: { get(name: string): string | null }
+  /** The request's GraphQL operation, when it is a GraphQL request to a method with `operation` entries. */
+  graphql?: GraphqlRequest
   /** Param values already looked up for this request (filled while scoring). */
   seen?: Map<string, unknown>
 }
@@ -20,6 +23,7 @@ const ABSENT = Symbol('absent')
  * usually test the same keys: each key is looked up once per request.
  */
 function paramValue(values: RequestValues, key: string, tokens: readonly string[]): unknown {
+  if (key === OPERATION_PARAM) return values.graphql?.operation
   const seen = (values.seen ??= new Map())
   const known = seen.get(key)
   if (known !== undefined) return known === ABSENT ? undefined : known

@@ -13,7 +13,7 @@ export const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS
 /** The keys a route may hold (the others are warned about, and ignored). */
 export const ROUTE_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS])
 /** The keys an entry of a method may hold. */
-export const ENTRY_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, 'params', 'headers', 'response'])
+export const ENTRY_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, 'params', 'headers', 'response', 'operation'])
 /** The keys a sequence item may hold. */
 export const ITEM_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, 'repeat'])
 
@@ -27,10 +27,13 @@ export function isPlainObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** An entry with `params`, `headers` or `response` is chosen by scoring; any other sets the method's default. */
+/** An entry with `params`, `headers`, `response` or `operation` is chosen by scoring; any other sets the method's default. */
 export function isConditional(entry: object): boolean {
-  return hasOwn(entry, 'params') || hasOwn(entry, 'headers') || hasOwn(entry, 'response')
+  return hasOwn(entry, 'params') || hasOwn(entry, 'headers') || hasOwn(entry, 'response') || hasOwn(entry, 'operation')
 }
+
+/** The methods a GraphQL request comes with, the only ones an `operation` entry may sit under. */
+export const GRAPHQL_METHODS: ReadonlySet<string> = new Set(['get', 'post'])
 
 /** An object answers a request by itself when it names a `file`, a `url`, a `status`, a `fault` or `events`. */
 export function answersAlone(object: object): boolean {

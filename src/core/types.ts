@@ -80,6 +80,8 @@ export interface RouteEntryConfig extends StreamingFields {
   params?: Record<string, ParamCondition>
   headers?: Record<string, string | PatternCondition>
   response?: SequenceItemConfig[]
+  /** GraphQL: answers only GraphQL requests for this operation (docs/behaviour.md, "GraphQL"). */
+  operation?: string
 }
 
 export type MethodConfig = string | RouteEntryConfig | RouteEntryConfig[]

@@ -1,6 +1,6 @@
 import { toPointer, type ConfigProblem } from './errors.js'
 import { closestKey } from './closest-key.js'
-import { answersOf, ENTRY_KEYS, HEADER_KEYS, isFaultName, isPlainObject, ITEM_KEYS, patternFlags, ROUTE_KEYS, walkRoutes, type Path } from './routes-model.js'
+import { answersOf, ENTRY_KEYS, GRAPHQL_METHODS, HEADER_KEYS, isFaultName, isPlainObject, ITEM_KEYS, patternFlags, ROUTE_KEYS, walkRoutes, type Path } from './routes-model.js'
 import { FAULT_NAMES, METHOD_KEYS } from './types.js'
 
 const STREAM_KEYS: ReadonlySet<string> = new Set(['by', 'delay'])
@@ -185,13 +185,23 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
       }
     }
   }
-  const checkEntry = (path: Path, entry: unknown) => {
+  const checkOperation = (path: Path, operation: unknown, method: string) => {
+    if (typeof operation !== 'string' || operation === '') {
+      error(path, `operation must be a non-empty string (a GraphQL operation name), got ${JSON.stringify(operation)}`, 'Write the operation name as a string, for example "operation": "GetUser".')
+    } else if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(operation)) {
+      error(path, `"${operation}" is not a GraphQL operation name`, 'Write the name as the document has it after query, mutation or subscription: letters, digits and _, for example "GetUser".')
+    } else if (!GRAPHQL_METHODS.has(method)) {
+      error(path, `an "operation" entry under ${method} never answers: GraphQL requests are GET or POST`, 'Move the entry under "post" (or "get").')
+    }
+  }
+  const checkEntry = (path: Path, entry: unknown, method: string) => {
     if (!isPlainObject(entry)) {
       error(path, 'an entry must be an object', 'Write the entry as { "file": "x.json", "params": { ... } }.')
       return
     }
     checkUnknown(path, entry, ENTRY_KEYS, 'an entry')
     checkResponseFields(path, entry)
+    if ('operation' in entry) checkOperation([...path, 'operation'], entry.operation, method)
     if ('params' in entry) {
       if (!isPlainObject(entry.params)) {
         error([...path, 'params'], 'params must be an object of names to values', 'Write params as { "name": "value" }.')
@@ -253,7 +263,7 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
         error(path, `${method} must be a file name, an entry object or an array of entries`, `Write ${method} as "x.json", { "file": "x.json" } or [ { ... } ].`)
       }
     },
-    entry: (entry, path) => checkEntry(path, entry),
+    entry: (entry, path, method) => checkEntry(path, entry, method),
     item: (item, path) => checkItem(path, item),
   })
   if (streams.length > 0) checkStreamBodies(routes, streams, error)

@@ -9,6 +9,7 @@ import { isConditional, takesBodyParams } from '../core/routes-model.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { memoryFiles } from '../core/memory-files.js'
 import { isFormBody, loadFormParser } from '../core/form-parser.js'
+import { graphqlPartsOf, loadOperationScanner, OPERATION_PARAM, type GraphqlParts, type OperationScanner } from '../core/graphql-request.js'
 import { BodyParseError, mediaType, parseBody, parseQuery } from '../core/parse-request.js'
 import type { CloseEventConfig, EventConfig, RouteEntryConfig, RoutesConfig, SequenceItemConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
@@ -405,22 +406,52 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   let queue: Promise<unknown> = Promise.resolve()
   let dirty = false
 
-  /** The values `params` can score for this request, redacted names left out. */
+  /** The GraphQL document scanner, loaded with the first request that may be GraphQL. */
+  let scanOperation: OperationScanner | undefined
+
+  /**
+   * The operation of a GraphQL request, or `undefined` when it is not one: a document that reads
+   * as GraphQL (or a persisted query: an operationName with `extensions`), with an operation
+   * name. A REST body `{"query":"shoes"}` is not GraphQL: its document has no operation.
+   */
+  async function operationOf(parts: GraphqlParts): Promise<string | undefined> {
+    if (parts.document === undefined) return parts.view.extensions !== undefined ? parts.operationName : undefined
+    scanOperation ??= await loadOperationScanner()
+    const scanned = scanOperation(parts.document)
+    if (scanned.name === undefined && !(scanned.why === 'anonymous' || /operations$/.test(scanned.why ?? ''))) return undefined
+    return parts.operationName ?? scanned.name
+  }
+
+  /**
+   * The values `params` can score for this request, redacted names left out. A GraphQL request
+   * gives its operation (under `OPERATION_PARAM`) and its variables (`variables.id`) only: the
+   * document is the operation's, not a condition (docs/behaviour.md, "GraphQL").
+   */
   async function valuesOf(exchange: RecordedExchange, url: URL, secrets: Set<string>): Promise<Map<string, ParamValue>> {
     const values = new Map<string, ParamValue>()
     const method = exchange.method.toUpperCase()
+    const query = parseQuery(url.search)
+    let tree: unknown
     // The body's params only where the engine reads them (the routes model's rule).
     if (takesBodyParams(method)) {
       const type = exchange.requestHeaders.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? null
       const forms = isFormBody(type) ? await loadFormParser() : undefined
       try {
-        const tree = parseBody(exchange.requestBody, type, forms)
-        if (tree !== undefined) flatten(tree, values, redact, secrets)
+        tree = parseBody(exchange.requestBody, type, forms)
       } catch (error) {
         if (!(error instanceof BodyParseError)) throw error
       }
     }
-    for (const [name, value] of parseQuery(url.search)) {
+    const parts = graphqlPartsOf(method, query, tree)
+    const operation = parts && (await operationOf(parts))
+    if (parts && operation !== undefined) {
+      for (const [name, value] of query) if (redact.has(name.toLowerCase())) collectSecrets(value, secrets)
+      if (parts.view.variables !== undefined) flatten({ variables: parts.view.variables }, values, redact, secrets)
+      values.set(OPERATION_PARAM, operation)
+      return values
+    }
+    if (tree !== undefined) flatten(tree, values, redact, secrets)
+    for (const [name, value] of query) {
       if (redact.has(name.toLowerCase())) {
         collectSecrets(value, secrets)
         continue
@@ -437,16 +468,16 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
    * A data file name for a body of this route, never one already taken by someone else. The
    * body is bytes or a scrubbed temporary file, which is renamed into place or deleted.
    */
-  async function fileFor(route: RecordedRoute, method: string, body: Uint8Array | ScrubbedFile, type: string, mime: ExtensionTable): Promise<string> {
+  async function fileFor(route: RecordedRoute, method: string, body: Uint8Array | ScrubbedFile, type: string, mime: ExtensionTable, operation?: string): Promise<string> {
     const spooled = !(body instanceof Uint8Array)
     try {
-      return await placeFile(route, method, body, type, mime)
+      return await placeFile(route, method, body, type, mime, operation)
     } finally {
       if (spooled) rmSync(body.path, { force: true })
     }
   }
 
-  async function placeFile(route: RecordedRoute, method: string, body: Uint8Array | ScrubbedFile, type: string, mime: ExtensionTable): Promise<string> {
+  async function placeFile(route: RecordedRoute, method: string, body: Uint8Array | ScrubbedFile, type: string, mime: ExtensionTable, operation?: string): Promise<string> {
     const bytes = body instanceof Uint8Array ? body : undefined
     const size = bytes ? bytes.byteLength : (body as ScrubbedFile).size
     const hash = bytes ? createHash('sha1').update(bytes).digest('hex') : (body as ScrubbedFile).hash
@@ -455,7 +486,9 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     const extension = (type && mime.getExtension(type)) || (/\+json$/.test(type) || (type === '' && looksLikeJson(bytes ?? headOf({ path: (body as ScrubbedFile).path, size }))) ? 'json' : /\+xml$/.test(type) ? 'xml' : 'bin')
     // `feed.xml` holds XML: `feed.xml`, not `feed.xml.xml`.
     const base = slug(route.key)
-    const stem = (base.toLowerCase().endsWith(`.${extension}`) && base.length > extension.length + 1 ? base.slice(0, -extension.length - 1) : base) + (method === 'get' ? '' : `-${method}`)
+    // A GraphQL answer is named after its operation (`graphql-GetUser.json`), not its method.
+    const suffix = operation !== undefined ? `-${slug(operation)}` : method === 'get' ? '' : `-${method}`
+    const stem = (base.toLowerCase().endsWith(`.${extension}`) && base.length > extension.length + 1 ? base.slice(0, -extension.length - 1) : base) + suffix
     for (let n = 1; ; n++) {
       const name = `${stem}${n === 1 ? '' : `-${n}`}.${extension}`
       if (usedNames.has(name.toLowerCase())) continue
@@ -476,7 +509,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     }
   }
 
-  async function answerOf(exchange: RecordedExchange, route: RecordedRoute, method: string, secrets: Set<string>): Promise<Answer> {
+  async function answerOf(exchange: RecordedExchange, route: RecordedRoute, method: string, secrets: Set<string>, operation?: string): Promise<Answer> {
     const answer: Answer = {}
     if (exchange.status !== 200) answer.status = exchange.status
     const headers: Record<string, string> = {}
@@ -514,7 +547,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       if (!isSpooled(body) && (type === 'application/json' || type.endsWith('+json') || (type === '' && looksLikeJson(body)))) collectJsonSecrets(new TextDecoder().decode(body), redact, secrets)
       const needles = needlesOf(secrets)
       const clean = isSpooled(body) ? await scrubFile(body, needles) : scrubBytes(body, needles)
-      answer.file = await fileFor(route, method, clean, type, await extensionTable())
+      answer.file = await fileFor(route, method, clean, type, await extensionTable(), operation)
       // The mock types a file by its extension: keep the real type where the two differ.
       if (type !== '' && mediaType(await contentTypeOf(answer.file)) !== type) headers['Content-Type'] = contentType
       const chunked = !exchange.responseHeaders.some(([name]) => name.toLowerCase() === 'content-length')
@@ -588,7 +621,8 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       for (const secret of secrets) if (secret.length >= 4 && text.includes(secret)) values.delete(name)
     }
     const signature = sortedJson([...values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-    const answer = await answerOf(exchange, route, method, secrets)
+    const operation = values.get(OPERATION_PARAM)
+    const answer = await answerOf(exchange, route, method, secrets, typeof operation === 'string' ? operation : undefined)
     for (const secret of secrets) if (knownSecrets.size < MAX_SECRETS && secret.length >= 4) knownSecrets.add(secret)
     const id = JSON.stringify(answer)
     const done: RecordResult = { route: route.key, method, file: answer.file }
@@ -805,7 +839,9 @@ function answeredAs(built: RouteEntryConfig | RouteEntryConfig[], values: Map<st
   const compiled = compiledOf(built)
   if (!compiled) return undefined
   // Recorded values are keyed by their param key (a query name or a body path): looked up as a query.
-  const candidate = matchEntry(compiled, { query: values as Map<string, string | string[]>, headers: NO_HEADERS })
+  const operation = values.get(OPERATION_PARAM)
+  const graphql = typeof operation === 'string' ? { operation } : undefined
+  const candidate = matchEntry(compiled, { query: values as Map<string, string | string[]>, headers: NO_HEADERS, graphql })
   if (!candidate || candidate.sequence) return undefined
   const entries = Array.isArray(built) ? built : [built]
   let entry: RouteEntryConfig | undefined
@@ -815,7 +851,7 @@ function answeredAs(built: RouteEntryConfig | RouteEntryConfig[], values: Map<st
     entry = plain.length === 1 ? plain[0] : undefined
   }
   if (!entry || entry.response) return undefined
-  const { params: _params, ...answer } = entry
+  const { params: _params, operation: _operation, ...answer } = entry
   return JSON.stringify(answer)
 }
 
@@ -839,6 +875,34 @@ const projection = (variant: Variant, keys: readonly string[]) => keys.map((key)
  * picks the right one for each recorded request (docs/behaviour.md, "Selecting the entry (scoring)").
  */
 function buildMethod(variants: Variant[]): RouteEntryConfig | RouteEntryConfig[] {
+  if (!variants.some((variant) => variant.values.has(OPERATION_PARAM))) return buildEntries(variants)
+  // GraphQL: one group of entries per operation, each built on its own (variables as params only
+  // where that operation's requests got different answers), after the method's other requests.
+  const groups = new Map<string | undefined, Variant[]>()
+  for (const variant of variants) {
+    const operation = variant.values.get(OPERATION_PARAM)
+    const key = typeof operation === 'string' ? operation : undefined
+    const values = new Map(variant.values)
+    values.delete(OPERATION_PARAM)
+    let group = groups.get(key)
+    if (!group) groups.set(key, (group = []))
+    group.push({ values, items: variant.items })
+  }
+  const entries: RouteEntryConfig[] = []
+  const plain = groups.get(undefined)
+  if (plain) entries.push(...[buildEntries(plain)].flat())
+  for (const [operation, group] of groups) {
+    if (operation === undefined) continue
+    for (const entry of [buildEntries(group)].flat()) {
+      const { params, ...answer } = entry
+      entries.push(params && Object.keys(params).length > 0 ? { operation, params, ...answer } : { operation, ...answer })
+    }
+  }
+  return entries
+}
+
+/** The entries of one method's requests (or one GraphQL operation's). */
+function buildEntries(variants: Variant[]): RouteEntryConfig | RouteEntryConfig[] {
   const answerIds = variants.map((variant) => variant.items.map((item) => `${item.id}*${item.repeat}`).join('|'))
   if (new Set(answerIds).size === 1) return answerEntry(variants[0]!.items)
   const allKeys: string[] = []

@@ -72,6 +72,11 @@ function answeredBy(record) {
   return el('span', {}, el('code', { text: record.route ?? '' }), ' · ', el('code', { text: record.entry ?? '' }))
 }
 
+/** A GraphQL request's operation, beside its path. */
+function operationTag(record) {
+  return record.operation ? [' ', el('span', { class: 'tag operation', title: 'GraphQL operation', text: record.operation })] : []
+}
+
 function sessionLabel(session) {
   return session === '' ? '(no session)' : session
 }
@@ -89,7 +94,7 @@ function filters() {
 
 function fits(record, f) {
   if (f.session !== '*' && record.session !== f.session) return false
-  if (f.path && !pathOf(record.url).toLowerCase().includes(f.path)) return false
+  if (f.path && !pathOf(record.url).toLowerCase().includes(f.path) && !(record.operation ?? '').toLowerCase().includes(f.path)) return false
   if (f.status && String(record.status).charAt(0) !== f.status) return false
   if (f.unmatched && record.matched) return false
   return true
@@ -121,7 +126,7 @@ function rowOf(record) {
     el('td', { class: 'time', text: timeOf(record.time) }),
     el('td', { class: 'session', title: sessionLabel(record.session), text: session }),
     el('td', { class: 'method', text: record.method }),
-    el('td', { class: 'path mono' }, wrappable(pathOf(record.url))),
+    el('td', { class: 'path mono' }, wrappable(pathOf(record.url)), ...operationTag(record)),
     el('td', { class: `status status-${String(record.status).charAt(0)}`, text: statusText(record) }),
     el('td', { class: 'by' }, answeredBy(record)),
     el('td', { class: 'file' }, record.file ?? '', ...streamTag(record)),
@@ -358,6 +363,7 @@ async function renderRoutes() {
     const body = el('tbody')
     for (const entry of route.entries) {
       const conditions = el('td')
+      if (entry.operation) conditions.append(el('div', { class: 'mono', text: `operation ${entry.operation}` }))
       for (const [name, value] of Object.entries(entry.params ?? {})) conditions.append(el('div', { class: 'mono', text: `param ${name} = ${conditionText(value)}` }))
       for (const [name, value] of Object.entries(entry.requestHeaders ?? {})) conditions.append(el('div', { class: 'mono', text: `header ${name} = ${conditionText(value)}` }))
       if (!entry.conditional) conditions.append(el('span', { class: 'count', text: 'default' }))

@@ -101,8 +101,8 @@ describe('the code blocks of the README and the guides', () => {
       files.set(block.detail, block.code)
     }
     expect(differing).toEqual([])
-    // The shared app files, and the guides' own under mocks/<guide>/ (docs/streams.md: mocks/streams/).
-    expect([...files.keys()].filter((file) => !/^mocks\/[\w-]+\//.test(file)).sort()).toEqual(['mocks/config.js', 'mocks/routes.json'])
+    // The shared app's files; a feature's guide keeps its own under mocks/<feature>/.
+    expect([...files.keys()].filter((path) => !/^mocks\/[\w-]+\//.test(path)).sort()).toEqual(['mocks/config.js', 'mocks/routes.json'])
   })
 
   it('the Playwright recipe: its files hold the blocks verbatim', () => {

@@ -1,0 +1,95 @@
+/** docs/behaviour.md, "GraphQL": over the HTTP listener (startMockServer and the CLI), with the platform's fetch. */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { ConfigError, startMockServer, type RunningServer } from 'mockyard/node'
+import { captureLogs, removeTempDirs, writeMocks } from '../support/routes.js'
+import { killClis, runCli, startCli } from '../cli/support.js'
+import { DELETE_PET, GET_USER, GRAPHQL_FILES, GRAPHQL_ROUTES, graphqlGet, graphqlPost } from './cases.js'
+
+afterAll(removeTempDirs)
+
+describe('GraphQL over the listener (startMockServer)', () => {
+  let server: RunningServer
+  beforeAll(async () => {
+    server = await startMockServer({ routes: writeMocks(GRAPHQL_ROUTES, GRAPHQL_FILES).routes, logProvider: captureLogs().logProvider })
+  })
+  afterAll(() => server.stop())
+
+  it('answers POST by the operation named in the document', async () => {
+    const res = await graphqlPost(server.url, { query: 'query GetUser { user { id } }' })
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ data: { user: { id: '1' } } })
+  })
+
+  it('answers POST by operationName and variables', async () => {
+    const res = await graphqlPost(server.url, { query: GET_USER, operationName: 'GetUser', variables: { id: 2 } })
+    expect(await res.json()).toEqual({ data: { user: { id: '2' } } })
+  })
+
+  it('answers GET with query, operationName and variables in the query string', async () => {
+    expect(await (await graphqlGet(server.url, { query: 'query GetUser { user { id } }' })).json()).toEqual({ data: { user: { id: '1' } } })
+    expect(await (await graphqlGet(server.url, { query: GET_USER, operationName: 'GetUser', variables: { id: '2' } })).json()).toEqual({ data: { user: { id: '2' } } })
+  })
+
+  it('answers a persisted query (operationName and a hash, no query)', async () => {
+    const res = await graphqlPost(server.url, { operationName: 'GetUser', variables: { id: 2 }, extensions: { persistedQuery: { version: 1, sha256Hash: 'ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38' } } })
+    expect(await res.json()).toEqual({ data: { user: { id: '2' } } })
+  })
+
+  it('explains an unmatched operation in its 404: the operation and the closest ones', async () => {
+    const res = await graphqlPost(server.url, { query: DELETE_PET })
+    expect(res.status).toBe(404)
+    const text = ((await res.json()) as { message: string }).message
+    expect(text).toContain('GraphQL operation "DeletePet"')
+    expect(text).toContain('Closest operations graphql (POST) answers: GetUser.')
+  })
+
+  it('reads a REST route with {"query":"shoes"} as always', async () => {
+    const res = await graphqlPost(server.url, { query: 'shoes' }, '/search')
+    expect(await res.json()).toEqual(['shoes'])
+  })
+
+  it('answers a huge document quickly, without reading it past the token limit, and keeps serving', async () => {
+    // About 4 MB: a million tokens after the operation's name, within the listener's body limit.
+    const huge = `query GetUser { ${'a '.repeat(2_000_000)} }`
+    const res = await graphqlPost(server.url, { query: huge })
+    expect(res.status).toBe(404)
+    expect(((await res.json()) as { message: string }).message).toContain('over the limit of 10000 tokens')
+    expect((await graphqlPost(server.url, { query: 'query GetUser { user { id } }' })).status).toBe(200)
+  })
+})
+
+describe('GraphQL over the CLI', () => {
+  afterEach(killClis)
+
+  it('serves operation entries from a routes file', async () => {
+    const mocks = writeMocks(GRAPHQL_ROUTES, GRAPHQL_FILES)
+    const cli = await startCli(['--routes', mocks.routes, '--data', mocks.data, '--port', '0', '--latency', '0'])
+    expect(await (await graphqlPost(cli.url, { query: GET_USER, operationName: 'GetUser', variables: { id: 2 } })).json()).toEqual({ data: { user: { id: '2' } } })
+    const unmatched = await graphqlPost(cli.url, { query: DELETE_PET })
+    expect(unmatched.status).toBe(404)
+    expect(((await unmatched.json()) as { message: string }).message).toContain('GraphQL operation "DeletePet"')
+  })
+})
+
+describe('a bad operation in a routes file', () => {
+  const bad = { graphql: { post: [{ operation: 5, file: 'user-1.json' }, { operation: '', file: 'user-1.json' }] } }
+
+  it('refuses to start, naming the file, the JSON path and the fix', async () => {
+    const mocks = writeMocks(bad, GRAPHQL_FILES)
+    const error = await startMockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as ConfigError).problems).toEqual([
+      expect.objectContaining({ file: mocks.routes, pointer: '/graphql/post/0/operation', message: 'operation must be a non-empty string (a GraphQL operation name), got 5', fix: 'Write the operation name as a string, for example "operation": "GetUser".' }),
+      expect.objectContaining({ file: mocks.routes, pointer: '/graphql/post/1/operation', message: 'operation must be a non-empty string (a GraphQL operation name), got ""' }),
+    ])
+  })
+
+  it('the CLI says so without a stack trace and exits non-zero', () => {
+    const mocks = writeMocks(bad, GRAPHQL_FILES)
+    const result = runCli(['--routes', mocks.routes, '--data', mocks.data, '--port', '0'])
+    expect(result.code).not.toBe(0)
+    expect(result.stderr).toContain('#/graphql/post/0/operation')
+    expect(result.stderr).toContain('"operation": "GetUser"')
+    expect(result.stderr).not.toMatch(/\n\s+at /)
+  })
+})
