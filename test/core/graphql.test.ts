@@ -26,7 +26,7 @@ async function send(engine: ReturnType<typeof engineFor>, url: string, init?: Re
   const result = await engine.handle(fromFetchRequest(new Request(`http://localhost${url}`, init)))
   if (!result.matched) return { status: 0, body: result.explanation() }
   const body = result.response.body
-  return { status: result.response.status, body: typeof body === 'string' ? body : body ? new TextDecoder().decode(body) : '' }
+  return { status: result.response.status, body: typeof body === 'string' ? body : body instanceof Uint8Array ? new TextDecoder().decode(body) : '' }
 }
 
 const post = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
