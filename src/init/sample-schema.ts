@@ -35,10 +35,16 @@ interface State {
   /** The `$ref`s being expanded: meeting one of them again is a cycle, cut there. */
   stack: string[]
   depth: number
+  /** Schemas this body may still visit: a document whose schemas branch out at every level stays small. */
+  budget: number
 }
 
 /** Past this depth a schema is cut as a cycle would be (deep documents stay finite). */
 const MAX_DEPTH = 40
+/** Schemas visited for one body at most; past it, what is left is cut as a cycle would be. */
+const MAX_VISITS = 20_000
+/** The most items a list gets and characters a string gets, whatever `minItems` or `minLength` ask. */
+const MAX_REPEAT = 1_000
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -247,7 +253,7 @@ export function stringForPattern(pattern: string): string | undefined {
       else if (q === '{') {
         const m = /^\{(\d+)(,\d*)?\}/.exec(pattern.slice(i))
         if (m) {
-          count = Number(m[1])
+          count = Math.min(Number(m[1]), MAX_REPEAT)
           i += m[0].length
         }
       }
@@ -278,7 +284,7 @@ function sampleString(schema: Json): string {
       if (made !== undefined && regex.test(made)) value = made
     }
   }
-  const min = typeof schema.minLength === 'number' ? schema.minLength : 0
+  const min = typeof schema.minLength === 'number' ? Math.min(schema.minLength, MAX_REPEAT) : 0
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity
   if (value.length < min) value = value + 'x'.repeat(min - value.length)
   if (value.length > max) value = value.slice(0, max)
@@ -315,7 +321,7 @@ function sampleArray(schema: Json, state: State): Sample {
   if (schema.maxItems === 0 || schema.items === undefined || schema.items === false) return []
   const item = sample(schema.items, state)
   if (item === CUT) return []
-  const count = Math.max(1, typeof schema.minItems === 'number' ? schema.minItems : 0)
+  const count = Math.min(Math.max(1, typeof schema.minItems === 'number' ? schema.minItems : 0), MAX_REPEAT)
   return Array.from({ length: count }, () => structuredClone(item))
 }
 
@@ -384,7 +390,7 @@ function sampleBranches(schema: Json, keyword: 'oneOf' | 'anyOf', state: State):
  * // { id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' }
  */
 export function sampleSchema(schema: unknown, ctx: SampleContext): unknown {
-  const value = sample(schema, { ctx, stack: [], depth: 0 })
+  const value = sample(schema, { ctx, stack: [], depth: 0, budget: MAX_VISITS })
   return value === CUT ? null : value
 }
 
@@ -392,7 +398,7 @@ export function sampleSchema(schema: unknown, ctx: SampleContext): unknown {
 function sample(schema: unknown, state: State, name?: string): Sample {
   if (schema === undefined || schema === true) return {}
   if (schema === false || !isObject(schema)) return CUT
-  if (state.depth > MAX_DEPTH) return CUT
+  if (state.depth > MAX_DEPTH || --state.budget < 0) return CUT
   if (typeof schema.$ref === 'string') {
     const ref = schema.$ref
     if ('example' in schema && schema.example !== undefined) return structuredClone(schema.example)
