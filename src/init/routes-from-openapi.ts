@@ -243,9 +243,10 @@ function preferCondition(tokens: Array<[string, string]>): RouteEntryConfig['hea
  * tie) `Prefer: example=<name>` alone, `Prefer: code=<status>`, and both together. With
  * `Prefer: code=404, example=never` all three match with one hit each, and the last, both
  * together, wins; `code=404` with an example of another status answers the 404's first example.
- * Entries that would answer what another already answers are left out: `code=<default status>`
- * when no example belongs to another status, and both together for a status's first example
- * (its `code` entry answers it).
+ * Entries that would answer what another already answers are left out: the default's own first
+ * example, `code=<default status>` when no example belongs to another status, and both together
+ * where no later entry would match too (a status's first example, which its `code` entry
+ * answers; the default status's examples when it has no `code` entry).
  */
 function entriesOf(answers: Answer[], fileOf: (answer: Answer, body: Body, example?: string) => string): RouteEntryConfig[] {
   const base = (answer: Answer, body: Body | undefined, example?: string): RouteEntryConfig => {
@@ -259,21 +260,27 @@ function entriesOf(answers: Answer[], fileOf: (answer: Answer, body: Body, examp
   }
   const [first, ...others] = answers as [Answer, ...Answer[]]
   const entries: RouteEntryConfig[] = [base(first, first.body, first.examples[0]?.name)]
-  const named = new Set<string>()
+  /** The answer each example name's own entry gives (the lowest status that names it). */
+  const owner = new Map<string, Answer>()
   let elsewhere = false
   for (const answer of answers) {
     for (const { name, body } of answer.examples) {
-      if (named.has(name)) continue
-      named.add(name)
+      if (owner.has(name)) continue
+      owner.set(name, answer)
       if (answer !== first) elsewhere = true
       // The default already answers it: with no entry for it, every entry is out and the default answers.
       else if (body.text === first.body?.text) continue
       entries.push({ ...base(answer, body, name), headers: preferCondition([['example', name]]) })
     }
   }
-  for (const answer of elsewhere ? answers : others) entries.push({ ...base(answer, answer.body, answer.examples[0]?.name), headers: preferCondition([['code', String(answer.status)]]) })
+  const coded = elsewhere ? answers : others
+  for (const answer of coded) entries.push({ ...base(answer, answer.body, answer.examples[0]?.name), headers: preferCondition([['code', String(answer.status)]]) })
   for (const answer of answers) {
-    for (const { name, body } of answer.examples.slice(1)) entries.push({ ...base(answer, body, name), headers: preferCondition([['code', String(answer.status)], ['example', name]]) })
+    for (const { name, body } of answer.examples.slice(1)) {
+      // Needed where a later entry also matches: the status's code entry, or the name's own entry is another status's.
+      if (!coded.includes(answer) && owner.get(name) === answer) continue
+      entries.push({ ...base(answer, body, name), headers: preferCondition([['code', String(answer.status)], ['example', name]]) })
+    }
   }
   return entries
 }
