@@ -134,8 +134,9 @@ function bodyOf(value: unknown, mediaType: string): Body | undefined {
     if (text === undefined) return undefined
     return { text: text + '\n', extension: '.json', contentType: type === 'application/json' || type.includes('*') ? undefined : mediaType }
   }
-  const text = typeof value === 'string' ? value : JSON.stringify(value)
-  if (text === undefined) return undefined
+  // A value made for another type (XML, a form, binary) would be JSON in disguise: no body rather than a wrong one.
+  if (typeof value !== 'string') return undefined
+  const text = value
   const known = EXTENSIONS.find(([pattern]) => pattern.test(type))
   if (known) return { text, extension: known[1], contentType: known[2] === type ? undefined : mediaType }
   return { text, extension: '.txt', contentType: mediaType }
@@ -150,6 +151,20 @@ function namedExamples(doc: Json, media: Json): Array<{ name: string; value: unk
     if (isObject(example) && 'value' in example) out.push({ name, value: example.value })
   }
   return out
+}
+
+/**
+ * An example written as JSON text (a YAML block string) for a JSON media type whose schema is not
+ * a string: the value the text holds, which is what the API sends.
+ */
+function jsonTextParsed(value: unknown, mediaType: string, schema: unknown): unknown {
+  if (typeof value !== 'string' || !isJsonType(mediaType.split(';')[0]!.trim().toLowerCase()) || !/^\s*[[{]/.test(value)) return value
+  if (isObject(schema) && (schema.type === 'string' || (Array.isArray(schema.type) && schema.type.includes('string')))) return value
+  try {
+    return JSON.parse(value)
+  } catch {
+    return value
+  }
 }
 
 /** A header value from its documented example or schema. */
@@ -184,14 +199,16 @@ function answerOf(doc: Json, response: Json, status: number, method: Method, ctx
   if (!mediaType || !isObject(media)) return answer
   const named = namedExamples(doc, media)
   for (const { name, value } of named) {
-    const body = bodyOf(value, mediaType)
+    const body = bodyOf(jsonTextParsed(value, mediaType, deref(doc, media.schema)), mediaType)
     if (body) answer.examples.push({ name, body })
   }
   let value: unknown
   if (media.example !== undefined) value = media.example
   else if (named.length > 0) value = named[0]!.value
+  // A list of examples is not what OpenAPI defines, but documents have them: the first one.
+  else if (Array.isArray(media.examples) && media.examples.length > 0) value = media.examples[0]
   else if (media.schema !== undefined) value = sampleSchema(media.schema, ctx)
-  if (value !== undefined) answer.body = bodyOf(value, mediaType)
+  if (value !== undefined) answer.body = bodyOf(jsonTextParsed(value, mediaType, deref(doc, media.schema)), mediaType)
   return answer
 }
 

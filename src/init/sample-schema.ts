@@ -299,9 +299,10 @@ function sampleNumber(schema: Json, integer: boolean): number {
   const lower = exclusiveMin !== undefined ? exclusiveMin + 1 : min
   const upper = exclusiveMax !== undefined ? exclusiveMax - 1 : max
   let value = 0
-  if (lower !== undefined && (upper === undefined || lower <= upper)) value = lower
+  // A range narrower than the step of one: its middle.
+  if (lower !== undefined && upper !== undefined && lower > upper) value = ((exclusiveMin ?? min)! + (exclusiveMax ?? max)!) / 2
+  else if (lower !== undefined) value = lower
   else if (upper !== undefined && upper < 0) value = upper
-  else if (lower !== undefined && upper !== undefined) value = ((exclusiveMin ?? min)! + (exclusiveMax ?? max)!) / 2
   const step = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : undefined
   if (step) value = Math.ceil(value / step) * step
   if (integer) value = lower !== undefined ? Math.ceil(value) : Math.floor(value)

@@ -176,6 +176,29 @@ describe('mockyard init --openapi on a 3.0 YAML document with $refs across files
   })
 })
 
+describe('mockyard init --openapi on what documents hold in the wild', () => {
+  it('takes a list of examples, parses JSON written as text, and writes no JSON body for XML; check passes', () => {
+    const dir = app()
+    const ok = (schema: object, content: object) => ({ description: 'ok', content: { [Object.keys(content)[0]!]: { schema, ...Object.values(content)[0] } } })
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'wild', version: '1' },
+      paths: {
+        '/list': { get: { responses: { 200: ok({ type: 'object' }, { 'application/json': { examples: [{ first: true }, { second: true }] } }) } } },
+        '/text': { get: { responses: { 200: ok({ type: 'object' }, { 'application/json': { example: '{\n  "from": "text"\n}' } }) } } },
+        '/xml': { get: { responses: { 200: ok({ type: 'object', properties: { a: { type: 'string' } } }, { 'application/xml': {} }) } } },
+      },
+    }
+    writeFileSync(join(dir, 'wild.json'), JSON.stringify(doc))
+    expect(runCli(['init', '--openapi', 'wild.json'], { cwd: dir }).code).toBe(0)
+    const routes = json(dir, 'routes.json')
+    expect(json(dir, `data/${routes.list.get}`)).toEqual({ first: true })
+    expect(json(dir, `data/${routes.text.get}`)).toEqual({ from: 'text' })
+    expect(routes.xml.get).toEqual({ status: 200 })
+    expect(runCli(['check', '--openapi', 'wild.json'], { cwd: dir }).code).toBe(0)
+  })
+})
+
 describe('mockyard init: bad input', () => {
   it('names a document that is not OpenAPI, and one that does not exist; exit 1, nothing written', () => {
     const dir = app()

@@ -18,6 +18,7 @@ describe('sampleSchema', () => {
   it('keeps to bounds: exclusive minimum, multipleOf, negative maximum, lengths', () => {
     expect(sampleSchema({ type: 'number', exclusiveMinimum: 0, multipleOf: 0.5 }, { doc: {} })).toBe(1)
     expect(sampleSchema({ type: 'integer', maximum: -3 }, { doc: {} })).toBe(-3)
+    expect(sampleSchema({ type: 'number', minimum: 0, exclusiveMaximum: 0.5 }, { doc: {} })).toBe(0.25)
     expect(sampleSchema({ type: 'string', minLength: 10 }, { doc: {} })).toBe('stringxxxx')
     expect(sampleSchema({ type: 'string', maxLength: 3 }, { doc: {} })).toBe('str')
   })
