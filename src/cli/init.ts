@@ -7,6 +7,7 @@ import { parseArgs, styleText } from 'node:util'
 import { countOf } from '../core/count.js'
 import { formatMessage } from '../core/errors.js'
 import { closestName } from '../config/closest-name.js'
+import { findLocalMocks } from '../config/load-config.js'
 import { initFromOpenApi, InitError } from '../init/init-openapi.js'
 
 const HELP = `Usage: mockyard init --openapi <file> [--out <folder>] [--force]
@@ -72,9 +73,13 @@ export async function initCommand(argv: string[]): Promise<number> {
   try {
     const result = await initFromOpenApi({ openapi: values.openapi, out: values.out, force: values.force })
     for (const line of result.skipped) process.stderr.write(formatMessage(`not written: ${line}.`) + '\n')
+    // `mockyard` alone serves them only where it finds them first (docs/behaviour.md, "Options").
+    const local = findLocalMocks()
+    const found = local !== undefined && 'routes' in local && local.routes === result.routesFile
+    const serve = found ? 'mockyard' : `mockyard --routes ${shown(result.routesFile)} --data ${shown(result.dataFolder)}${local && 'configFile' in local ? ` (mockyard alone loads ${shown(local.configFile)})` : ''}`
     process.stderr.write(
       formatMessage(
-        `init: ${countOf(result.operations, 'operation')} of ${values.openapi} written as ${countOf(result.routes, 'route')}, ${countOf(result.entries, 'entry')} and ${countOf(result.files, 'data file')} in ${shown(result.routesFile)} and ${shown(result.dataFolder)}. Serve them with mockyard${values.out && shown(result.routesFile) !== 'mocks/routes.json' ? ` --routes ${shown(result.routesFile)} --data ${shown(result.dataFolder)}` : ''}; pick another answer with the header Prefer: code=<status> or Prefer: example=<name>.`,
+        `init: ${countOf(result.operations, 'operation')} of ${values.openapi} written as ${countOf(result.routes, 'route')}, ${countOf(result.entries, 'entry')} and ${countOf(result.files, 'data file')} in ${shown(result.routesFile)} and ${shown(result.dataFolder)}. Serve them with ${serve}; pick another answer with the header Prefer: code=<status> or Prefer: example=<name>.`,
       ) + '\n',
     )
     return 0

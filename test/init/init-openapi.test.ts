@@ -4,7 +4,7 @@
  * --openapi` and `mockyard` itself on what it wrote, with neither --routes nor --config (the
  * CLI finds mocks/routes.json), and real HTTP requests with `Prefer` headers.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -196,6 +196,17 @@ describe('mockyard init --openapi on what documents hold in the wild', () => {
     expect(json(dir, `data/${routes.text.get}`)).toEqual({ from: 'text' })
     expect(routes.xml.get).toEqual({ status: 200 })
     expect(runCli(['check', '--openapi', 'wild.json'], { cwd: dir }).code).toBe(0)
+  })
+})
+
+describe('mockyard init beside a mocks/config.js', () => {
+  it('says how to serve what it wrote, since mockyard alone would load the config', () => {
+    const dir = app()
+    mkdirSync(join(dir, 'mocks'))
+    writeFileSync(join(dir, 'mocks/config.js'), 'export default { routes: "./other.json" }\n')
+    const { code, stderr } = runCli(['init', '--openapi', 'petstore-31.json'], { cwd: dir })
+    expect(stderr).toContain('Serve them with mockyard --routes mocks/routes.json --data mocks/data (mockyard alone loads mocks/config.js);')
+    expect(code).toBe(0)
   })
 })
 
