@@ -99,9 +99,15 @@ export async function initFromOpenApi(options: InitOptions): Promise<InitResult>
       throw new InitError(`${show(dataFolder)} already holds data files of the names init writes, with other content (${listed})`, 'Add --force to overwrite them, or write elsewhere with --out <folder>.')
     }
   }
-  mkdirSync(dataFolder, { recursive: true })
-  for (const [name, text] of mocks.files) writeAtomic(join(dataFolder, name), text)
-  writeAtomic(routesFile, JSON.stringify(mocks.routes, null, 2) + '\n')
+  let writing = dataFolder
+  try {
+    mkdirSync(dataFolder, { recursive: true })
+    for (const [name, text] of mocks.files) writeAtomic((writing = join(dataFolder, name)), text)
+    writeAtomic((writing = routesFile), JSON.stringify(mocks.routes, null, 2) + '\n')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message
+    throw new InitError(`${show(writing)} cannot be written (${code})`, 'Write elsewhere with --out <folder>, a folder you can write to.')
+  }
 
   let entries = 0
   for (const route of Object.values(mocks.routes)) {

@@ -223,6 +223,15 @@ describe('mockyard init: bad input', () => {
     expect(readdirSync(dir)).not.toContain('mocks')
   })
 
+  it('names an --out it cannot write into, without a stack trace; exit 1', () => {
+    const dir = app()
+    writeFileSync(join(dir, 'taken'), 'a file, not a folder')
+    const { code, stderr } = runCli(['init', '--openapi', 'petstore-31.json', '--out', 'taken'], { cwd: dir })
+    expect(stderr).toContain('[mockyard] mockyard init: taken/data cannot be written (ENOTDIR). Write elsewhere with --out <folder>, a folder you can write to.')
+    expect(stderr).not.toContain('    at ')
+    expect(code).toBe(1)
+  })
+
   it('asks for --openapi, and names a misspelt flag; exit 2', () => {
     const none = runCli(['init'], { cwd: tmpdir() })
     expect(none.stderr).toContain('mockyard init needs --openapi')
