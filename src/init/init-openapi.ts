@@ -84,10 +84,15 @@ export async function initFromOpenApi(options: InitOptions): Promise<InitResult>
       return undefined
     }
   }
-  // A schema's own name, where the document declares it under components/schemas or at the top of another file.
+  // A schema's own name, where the document declares it: under components/schemas, at the top of
+  // another file (`schemas.yaml#/Cat`), or as a whole file (`Cat.yaml`).
   const nameOf = (schema: Record<string, unknown>) => {
     const pointer = api.pointerOf(schema)
-    const written = pointer === undefined ? undefined : /#(?:\/components\/schemas)?\/([^/]+)$/.exec(api.locate(pointer))
+    if (pointer === undefined || pointer === '') return undefined
+    const where = api.locate(pointer)
+    const whole = /([^/\\]+)\.(json|ya?ml)#\/?$/i.exec(where)
+    if (whole && !where.startsWith(`${api.label}#`)) return whole[1]
+    const written = /#(?:\/components\/schemas)?\/([^/]+)$/.exec(where)
     return written ? written[1]!.replace(/~1/g, '/').replace(/~0/g, '~') : undefined
   }
   const mocks = generateMocks({ doc: api.doc, validates, nameOf })

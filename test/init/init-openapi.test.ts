@@ -151,19 +151,19 @@ describe('mockyard init --openapi on a 3.0 YAML document with $refs across files
   beforeAll(() => {
     dir = app()
     const { code, stderr } = runCli(['init', '--openapi', 'api30/openapi.yaml', '--out', 'generated'], { cwd: dir })
-    expect(stderr).toContain('written as 2 routes, 6 entries and 6 data files in generated/routes.json and generated/data. Serve them with mockyard --routes generated/routes.json --data generated/data;')
+    expect(stderr).toContain('written as 3 routes, 7 entries and 7 data files in generated/routes.json and generated/data. Serve them with mockyard --routes generated/routes.json --data generated/data;')
     expect(code).toBe(0)
   })
 
   it('keeps the server variable base path, follows the $refs, and passes mockyard check', () => {
     const routes = JSON.parse(readFileSync(join(dir, 'generated/routes.json'), 'utf8'))
-    expect(Object.keys(routes)).toEqual(['shop/v2/orders', 'shop/v2/orders/:orderId'])
+    expect(Object.keys(routes)).toEqual(['shop/v2/orders', 'shop/v2/orders/:orderId', 'shop/v2/payments/:paymentId'])
     const check = runCli(['check', '--routes', 'generated/routes.json', '--data', 'generated/data', '--openapi', 'api30/openapi.yaml'], { cwd: dir })
-    expect(check.stdout).toContain('OpenAPI coverage: 3 of 3 operations are mocked.')
+    expect(check.stdout).toContain('OpenAPI coverage: 4 of 4 operations are mocked.')
     expect(check.code).toBe(0)
   })
 
-  it('makes bodies of nullable, allOf, exclusiveMinimum with multipleOf, patterns and an allOf discriminator', () => {
+  it('makes bodies of nullable, allOf, exclusiveMinimum with multipleOf, patterns and an allOf discriminator, a oneOf of files with one', () => {
     const read = (name: string) => JSON.parse(readFileSync(join(dir, 'generated/data', name), 'utf8'))
     const [order] = read('shop-v2-orders.json')
     expect(order).toMatchObject({ status: 'open', total: 1, note: 'string', lines: [{ sku: 'SKU-000000', quantity: 1 }] })
@@ -173,6 +173,8 @@ describe('mockyard init --openapi on a 3.0 YAML document with $refs across files
     expect(read('shop-v2-orders-orderId-404.json')).toEqual({ error: 'no such order' })
     // Delivery's discriminator names the variant by its schema name.
     expect(read('shop-v2-orders-orderId-patch-202.json')).toEqual({ method: 'Shipment', eta: '2024-01-01', carrier: 'post' })
+    // A oneOf of whole files with a discriminator and no mapping: the file's name.
+    expect(read('shop-v2-payments-paymentId.json')).toEqual({ type: 'Card', last4: '0000' })
   })
 })
 
