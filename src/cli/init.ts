@@ -52,8 +52,9 @@ function shown(path: string): string {
 /** Runs `mockyard init` with the arguments after `init`; resolves to the exit status. */
 export async function initCommand(argv: string[]): Promise<number> {
   let values
+  let positionals: string[]
   try {
-    ;({ values } = parseArgs({ args: argv, options: FLAGS }))
+    ;({ values, positionals } = parseArgs({ args: argv, options: FLAGS, allowPositionals: true }))
   } catch (error) {
     const { message, code } = error as Error & { code?: string }
     const flag = /'(-[^' ]*)/.exec(message)?.[1]
@@ -65,6 +66,10 @@ export async function initCommand(argv: string[]): Promise<number> {
   if (values.help) {
     process.stdout.write(HELP)
     return 0
+  }
+  if (positionals.length > 0) {
+    fail(formatMessage(`mockyard init takes the document with --openapi, not "${positionals[0]}" alone. For example mockyard init --openapi ${values.openapi ? 'openapi.yaml' : positionals[0]}.`))
+    return 2
   }
   if (!values.openapi) {
     fail(formatMessage('mockyard init needs --openapi: the OpenAPI document to write mocks from. For example mockyard init --openapi openapi.yaml.'))
