@@ -42,6 +42,7 @@ Commands:
   mockyard check [--openapi <file>]  check the mocks (and against an OpenAPI document) (check --help)
   mockyard record --target <url>     record a back end's answers as mocks (record --help)
   mockyard import <file.har>         write the requests of a HAR file as mocks (import --help)
+  mockyard init --openapi <file>     write mocks from an OpenAPI document (init --help)
 
 While it runs, the dashboard is at http://HOST:PORT/__mockyard/ (from this machine).
 
@@ -105,6 +106,10 @@ function flagError(error: Error & { code?: string }): string {
 async function main(argv: string[]): Promise<void> {
   if (argv[0] === 'check') {
     process.exitCode = await (await import('./check.js')).checkCommand(argv.slice(1))
+    return
+  }
+  if (argv[0] === 'init') {
+    process.exitCode = await (await import('./init.js')).initCommand(argv.slice(1))
     return
   }
   if (argv[0] === 'record' || argv[0] === 'import') return (await import('./record.js')).runRecordCommand(argv)

@@ -1,0 +1,462 @@
+/**
+ * Example values from the JSON Schemas of an OpenAPI document, for `mockyard init --openapi`
+ * (docs/behaviour.md, "OpenAPI: mocks from a contract"). Deterministic: no clock and no
+ * randomness, keys in the order the document writes them, so the same document gives the same
+ * bytes on every run. Written here rather than taken from `openapi-sampler`: that one takes the
+ * first `oneOf` branch whether or not the value also satisfies another (which makes
+ * `mockyard check` fail on what it wrote) and ignores discriminators.
+ */
+
+type Json = Record<string, unknown>
+
+/** What the sampler needs from the document: its tree, and a validator when there is one. */
+export interface SampleContext {
+  /** The bundled document: every `$ref` is internal (`#/components/schemas/User`). */
+  doc: Json
+  /**
+   * Whether a value validates against a schema object of the document (an object of `doc`);
+   * undefined when that cannot be told. Used to pick a `oneOf` sample that fits one branch only.
+   */
+  validates?: (schema: Json, value: unknown) => boolean | undefined
+  /**
+   * The name a schema object was written under (`Cat` for `components/schemas/Cat`, or a
+   * top-level key of another file), for discriminators: bundling writes a schema of another
+   * file in place where it is first used, so its `$ref` no longer names it.
+   */
+  nameOf?: (schema: Json) => string | undefined
+}
+
+/** A value that cannot be made without following a `$ref` cycle once more: left out by the caller. */
+const CUT: unique symbol = Symbol('cut')
+type Sample = unknown
+
+interface State {
+  ctx: SampleContext
+  /** The `$ref`s being expanded: meeting one of them again is a cycle, cut there. */
+  stack: string[]
+  depth: number
+  /** Schemas this body may still visit: a document whose schemas branch out at every level stays small. */
+  budget: number
+}
+
+/** Past this depth a schema is cut as a cycle would be (deep documents stay finite). */
+const MAX_DEPTH = 40
+/** Schemas visited for one body at most; past it, what is left is cut as a cycle would be. */
+const MAX_VISITS = 20_000
+/** The most items a list gets and characters a string gets, whatever `minItems` or `minLength` ask. */
+const MAX_REPEAT = 1_000
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Values for `format`s: valid for ajv-formats, and what a reader recognises at a glance. */
+const FORMATS: Record<string, string> = {
+  'date-time': '2024-01-01T00:00:00Z',
+  date: '2024-01-01',
+  time: '00:00:00Z',
+  duration: 'P1D',
+  email: 'user@example.com',
+  'idn-email': 'user@example.com',
+  hostname: 'example.com',
+  'idn-hostname': 'example.com',
+  ipv4: '192.0.2.1',
+  ipv6: '2001:db8::1',
+  uri: 'https://example.com',
+  url: 'https://example.com',
+  iri: 'https://example.com',
+  'uri-reference': '/example',
+  'iri-reference': '/example',
+  'uri-template': 'https://example.com/{id}',
+  uuid: '3fa85f64-5717-4562-b3fc-2c963f66afa6',
+  'json-pointer': '/example',
+  'relative-json-pointer': '0',
+  regex: '^.*$',
+  byte: 'c3RyaW5n',
+  binary: 'string',
+  password: 'password',
+}
+
+/** Follows an internal `$ref` (`#/components/schemas/User`) of the document. */
+export function resolveRef(doc: Json, ref: string): unknown {
+  if (!ref.startsWith('#')) return undefined
+  let node: unknown = doc
+  for (const raw of ref.slice(1).split('/').slice(1)) {
+    let token = raw
+    try {
+      token = decodeURIComponent(raw)
+    } catch {
+      // as written
+    }
+    token = token.replace(/~1/g, '/').replace(/~0/g, '~')
+    node = isObject(node) || Array.isArray(node) ? (node as Json)[token] : undefined
+  }
+  return node
+}
+
+/** A schema with its `$ref`s followed (a few steps; a `$ref` to itself stops). */
+function derefSchema(doc: Json, schema: unknown): unknown {
+  for (let i = 0; i < 20 && isObject(schema) && typeof schema.$ref === 'string'; i++) schema = resolveRef(doc, schema.$ref)
+  return schema
+}
+
+/** The last segment of a `$ref`, as a discriminator names a schema: `#/components/schemas/Cat` -> `Cat`. */
+function refName(ref: string): string {
+  const last = ref.split('/').pop() ?? ref
+  return last.replace(/\.(json|ya?ml)$/i, '').replace(/~1/g, '/').replace(/~0/g, '~')
+}
+
+/**
+ * The discriminator value of a `oneOf`/`anyOf` branch or of a schema reached by `$ref`: the
+ * mapping key naming it, else the schema's name, as OpenAPI defines the implicit mapping.
+ */
+function discriminatorValue(discriminator: Json, ref: string): string {
+  const mapping = isObject(discriminator.mapping) ? discriminator.mapping : {}
+  for (const [key, target] of Object.entries(mapping)) {
+    if (typeof target !== 'string') continue
+    if (target === ref || refName(target) === refName(ref)) return key
+  }
+  return refName(ref)
+}
+
+/**
+ * `allOf` merged into one schema: properties and required names together, the other keywords of
+ * the first schema that has them. Each part's `$ref` is followed (a part already being expanded
+ * is left out).
+ */
+function mergeAllOf(schema: Json, state: State): Json {
+  const merged: Json = {}
+  const properties: Json = {}
+  const required: string[] = []
+  const add = (part: unknown, depth: number) => {
+    if (depth > 20) return
+    if (isObject(part) && typeof part.$ref === 'string') {
+      if (state.stack.includes(part.$ref)) return
+      add(resolveRef(state.ctx.doc, part.$ref), depth + 1)
+      return
+    }
+    if (!isObject(part)) return
+    for (const [key, value] of Object.entries(part)) {
+      if (key === 'allOf') continue
+      if (key === 'properties' && isObject(value)) Object.assign(properties, value)
+      else if (key === 'required' && Array.isArray(value)) required.push(...value.filter((v): v is string => typeof v === 'string'))
+      else if (!(key in merged)) merged[key] = value
+    }
+    if (Array.isArray(part.allOf)) for (const item of part.allOf) add(item, depth + 1)
+  }
+  add(schema, 0)
+  if (Object.keys(properties).length > 0) merged.properties = properties
+  if (required.length > 0) merged.required = [...new Set(required)]
+  return merged
+}
+
+/** The types a schema allows, in order; inferred from its keywords when it has no `type`. */
+function typesOf(schema: Json): string[] {
+  if (Array.isArray(schema.type)) return schema.type.filter((t): t is string => typeof t === 'string')
+  if (typeof schema.type === 'string') return [schema.type]
+  if (isObject(schema.properties) || schema.additionalProperties !== undefined || Array.isArray(schema.required)) return ['object']
+  if (schema.items !== undefined || Array.isArray(schema.prefixItems)) return ['array']
+  if (typeof schema.format === 'string' || typeof schema.pattern === 'string' || schema.minLength !== undefined) return ['string']
+  if (schema.minimum !== undefined || schema.maximum !== undefined || schema.multipleOf !== undefined) return ['number']
+  return []
+}
+
+/** The value left where a cycle was cut and the value is required: null, an empty list or object. */
+function smallestOf(schema: unknown, doc: Json): unknown {
+  const target = derefSchema(doc, schema)
+  if (!isObject(target)) return null
+  const types = typesOf(target)
+  if (types.includes('null') || target.nullable === true) return null
+  if (types.includes('array')) return []
+  if (types.includes('string')) return ''
+  if (types.includes('integer') || types.includes('number')) return 0
+  if (types.includes('boolean')) return false
+  return {}
+}
+
+/**
+ * A string that a simple regular expression matches: literals, escapes (`\d`, `\w`, `\s`),
+ * classes (their first character), `.`, groups (their first alternative) and quantifiers (their
+ * least count, at least one where `+` or `{n}` asks). Undefined for what it cannot read
+ * (lookarounds, back references); the caller checks the result against the pattern anyway.
+ */
+export function stringForPattern(pattern: string): string | undefined {
+  let i = 0
+  const atom = (): string | undefined => {
+    const c = pattern[i++]!
+    if (c === '\\') {
+      const e = pattern[i++]
+      if (e === undefined) return undefined
+      if (e === 'd') return '0'
+      if (e === 'w') return 'a'
+      if (e === 's') return ' '
+      if (e === 'D' || e === 'W' || e === 'S') return '-'
+      if (/[bB]/.test(e)) return ''
+      if (/[1-9kpPuxc]/.test(e)) return undefined
+      if (e === 'n') return '\n'
+      if (e === 't') return '\t'
+      return e
+    }
+    if (c === '[') {
+      const negated = pattern[i] === '^'
+      if (negated) i++
+      let first: string | undefined
+      while (i < pattern.length && (pattern[i] !== ']' || first === undefined)) {
+        let ch = pattern[i++]!
+        if (ch === '\\') {
+          const e = pattern[i++] ?? ''
+          ch = e === 'd' ? '0' : e === 'w' ? 'a' : e === 's' ? ' ' : e
+        }
+        first ??= ch
+        if (pattern[i] === ']' && first !== undefined) break
+      }
+      i++ // ]
+      if (negated) return /[a-z]/.test(first ?? '') ? '0' : 'a'
+      return first
+    }
+    if (c === '(') {
+      if (pattern[i] === '?') {
+        if (pattern[i + 1] !== ':') return undefined
+        i += 2
+      }
+      const inner = sequence()
+      if (pattern[i] !== ')') return undefined
+      i++
+      return inner
+    }
+    if (c === '.') return 'a'
+    if (c === '^' || c === '$') return ''
+    return c
+  }
+  const sequence = (): string | undefined => {
+    let out = ''
+    while (i < pattern.length && pattern[i] !== ')') {
+      if (pattern[i] === '|') {
+        // The first alternative is enough: skip the rest of this group.
+        let depth = 0
+        while (i < pattern.length && !(depth === 0 && pattern[i] === ')')) {
+          if (pattern[i] === '\\') i++
+          else if (pattern[i] === '(') depth++
+          else if (pattern[i] === ')') depth--
+          i++
+        }
+        break
+      }
+      const text = atom()
+      if (text === undefined) return undefined
+      let count = 1
+      const q = pattern[i]
+      if (q === '*' || q === '?') {
+        count = 0
+        i++
+      } else if (q === '+') i++
+      else if (q === '{') {
+        const m = /^\{(\d+)(,\d*)?\}/.exec(pattern.slice(i))
+        if (m) {
+          count = Math.min(Number(m[1]), MAX_REPEAT)
+          i += m[0].length
+        }
+      }
+      if (pattern[i] === '?' || pattern[i] === '+') i++ // lazy or possessive
+      out += text.repeat(count)
+    }
+    return out
+  }
+  try {
+    return sequence()
+  } catch {
+    return undefined
+  }
+}
+
+function sampleString(schema: Json): string {
+  const format = typeof schema.format === 'string' ? schema.format : undefined
+  let value = (format && FORMATS[format]) ?? 'string'
+  if (typeof schema.pattern === 'string') {
+    let regex: RegExp | undefined
+    try {
+      regex = new RegExp(schema.pattern, 'u')
+    } catch {
+      regex = undefined
+    }
+    if (regex && !regex.test(value)) {
+      const made = stringForPattern(schema.pattern)
+      if (made !== undefined && regex.test(made)) value = made
+    }
+  }
+  const min = typeof schema.minLength === 'number' ? Math.min(schema.minLength, MAX_REPEAT) : 0
+  const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity
+  if (value.length < min) value = value + 'x'.repeat(min - value.length)
+  if (value.length > max) value = value.slice(0, max)
+  return value
+}
+
+function sampleNumber(schema: Json, integer: boolean): number {
+  const exclusiveMin = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : undefined
+  const exclusiveMax = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum : undefined
+  const min = typeof schema.minimum === 'number' ? schema.minimum : undefined
+  const max = typeof schema.maximum === 'number' ? schema.maximum : undefined
+  const lower = exclusiveMin !== undefined ? exclusiveMin + 1 : min
+  const upper = exclusiveMax !== undefined ? exclusiveMax - 1 : max
+  let value = 0
+  // A range narrower than the step of one: its middle.
+  if (lower !== undefined && upper !== undefined && lower > upper) value = ((exclusiveMin ?? min)! + (exclusiveMax ?? max)!) / 2
+  else if (lower !== undefined) value = lower
+  else if (upper !== undefined && upper < 0) value = upper
+  const step = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : undefined
+  if (step) value = Math.ceil(value / step) * step
+  if (integer) value = lower !== undefined ? Math.ceil(value) : Math.floor(value)
+  return value
+}
+
+function sampleArray(schema: Json, state: State): Sample {
+  if (Array.isArray(schema.prefixItems)) {
+    const out: unknown[] = []
+    for (const item of schema.prefixItems) {
+      const value = sample(item, state)
+      if (value === CUT) break
+      out.push(value)
+    }
+    return out
+  }
+  if (schema.maxItems === 0 || schema.items === undefined || schema.items === false) return []
+  const item = sample(schema.items, state)
+  if (item === CUT) return []
+  const count = Math.min(Math.max(1, typeof schema.minItems === 'number' ? schema.minItems : 0), MAX_REPEAT)
+  return Array.from({ length: count }, () => structuredClone(item))
+}
+
+function sampleObject(schema: Json, state: State): Sample {
+  const { doc } = state.ctx
+  const out: Json = {}
+  const properties = isObject(schema.properties) ? schema.properties : {}
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [])
+  for (const [name, property] of Object.entries(properties)) {
+    // A response body never carries what the API only accepts.
+    const target = derefSchema(doc, property)
+    if (isObject(target) && target.writeOnly === true && !required.has(name)) continue
+    const value = sample(property, state)
+    if (value !== CUT) out[name] = value
+    else if (required.has(name)) out[name] = smallestOf(property, doc)
+  }
+  const extra = schema.additionalProperties
+  for (const name of required) {
+    if (name in out) continue
+    const value = isObject(extra) ? sample(extra, state) : 'string'
+    out[name] = value === CUT ? smallestOf(extra, doc) : value
+  }
+  if (Object.keys(out).length === 0 && isObject(extra) && Object.keys(properties).length === 0) {
+    const value = sample(extra, state)
+    if (value !== CUT) out.additionalProp1 = value
+  }
+  return out
+}
+
+/** `oneOf`/`anyOf`: each branch merged with the schema's own keywords, in order (below). */
+function sampleBranches(schema: Json, keyword: 'oneOf' | 'anyOf', state: State): Sample {
+  const branches = schema[keyword] as unknown[]
+  const { [keyword]: _, ...own } = schema
+  const discriminator = isObject(schema.discriminator) ? schema.discriminator : undefined
+  let fallback: Sample = CUT
+  for (const branch of branches) {
+    const ref = isObject(branch) && typeof branch.$ref === 'string' ? branch.$ref : undefined
+    if (ref && state.stack.includes(ref)) continue
+    const named = ref ?? (isObject(branch) ? state.ctx.nameOf?.(branch) : undefined)
+    const merged = Object.keys(own).length > 0 ? { allOf: [own, branch] } : branch
+    let value = sample(merged, state, named)
+    if (value === CUT) continue
+    if (discriminator && named && typeof discriminator.propertyName === 'string' && isObject(value)) {
+      value = { ...value, [discriminator.propertyName]: discriminatorValue(discriminator, named) }
+    }
+    if (fallback === CUT) fallback = value
+    if (keyword === 'anyOf' || !state.ctx.validates) return value
+    // oneOf: the first value that satisfies exactly one branch, as a validator will require.
+    let fits = 0
+    for (const other of branches) if (isObject(other) && state.ctx.validates(other, value) !== false) fits++
+    if (fits === 1) return value
+  }
+  return fallback
+}
+
+/**
+ * A value of a schema: its `const`, `example`, first `examples` item, `default` or first `enum`
+ * value when it has one; else made from its type and keywords (formats, bounds, lengths, simple
+ * patterns, required properties, `allOf` merged, the first fitting `oneOf` branch, the first
+ * `anyOf` branch, the first non-null type of a type list). A `$ref` met again while it is being
+ * expanded is a cycle: an optional property is left out there, a list is empty, a required
+ * property gets the smallest value its type allows.
+ *
+ * @example
+ * sampleSchema({ type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } }, { doc })
+ * // { id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' }
+ */
+export function sampleSchema(schema: unknown, ctx: SampleContext): unknown {
+  const value = sample(schema, { ctx, stack: [], depth: 0, budget: MAX_VISITS })
+  return value === CUT ? null : value
+}
+
+/** `name`: the `$ref` the schema was reached by, for a discriminator of a parent in its `allOf`. */
+function sample(schema: unknown, state: State, name?: string): Sample {
+  if (schema === undefined || schema === true) return {}
+  if (schema === false || !isObject(schema)) return CUT
+  if (state.depth > MAX_DEPTH || --state.budget < 0) return CUT
+  if (typeof schema.$ref === 'string') {
+    const ref = schema.$ref
+    if ('example' in schema && schema.example !== undefined) return structuredClone(schema.example)
+    if (state.stack.includes(ref)) return CUT
+    const target = resolveRef(state.ctx.doc, ref)
+    if (target === undefined) return {}
+    state.stack.push(ref)
+    state.depth++
+    try {
+      return sample(target, state, ref)
+    } finally {
+      state.stack.pop()
+      state.depth--
+    }
+  }
+  if ('const' in schema) return structuredClone(schema.const)
+  if ('example' in schema && schema.example !== undefined) return structuredClone(schema.example)
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return structuredClone(schema.examples[0])
+  if ('default' in schema && schema.default !== undefined) return structuredClone(schema.default)
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return structuredClone(schema.enum.find((v) => v !== null) ?? schema.enum[0])
+
+  state.depth++
+  try {
+    if (Array.isArray(schema.allOf)) {
+      const merged = mergeAllOf(schema, state)
+      const value = sample(merged, state)
+      // A schema reached by `$ref` whose `allOf` parent has a discriminator is that parent's variant.
+      const discriminator = isObject(merged.discriminator) ? merged.discriminator : undefined
+      name ??= state.ctx.nameOf?.(schema)
+      if (name && discriminator && typeof discriminator.propertyName === 'string' && isObject(value)) {
+        return { ...value, [discriminator.propertyName]: discriminatorValue(discriminator, name) }
+      }
+      return value
+    }
+    if (Array.isArray(schema.oneOf) && schema.oneOf.length > 0) return sampleBranches(schema, 'oneOf', state)
+    if (Array.isArray(schema.anyOf) && schema.anyOf.length > 0) return sampleBranches(schema, 'anyOf', state)
+    const types = typesOf(schema)
+    const type = types.find((t) => t !== 'null') ?? (types.includes('null') ? 'null' : undefined)
+    switch (type) {
+      case 'null':
+        return null
+      case 'string':
+        return sampleString(schema)
+      case 'integer':
+        return sampleNumber(schema, true)
+      case 'number':
+        return sampleNumber(schema, false)
+      case 'boolean':
+        return true
+      case 'array':
+        return sampleArray(schema, state)
+      case 'object':
+        return sampleObject(schema, state)
+      default:
+        return {}
+    }
+  } finally {
+    state.depth--
+  }
+}
