@@ -42,7 +42,7 @@ export interface OpenApiDocument {
 }
 
 /** One operation of the document, with the path requests reach it by (servers' base path included). */
-interface Operation {
+export interface Operation {
   method: string
   /** The path template as written in the document, `/users/{id}`. */
   path: string
@@ -289,7 +289,7 @@ function originsOf(bundled: Json, files: Record<string, unknown>, root: string):
 }
 
 /** Follows internal `$ref`s (`#/components/...`) of the bundled document. */
-function deref(doc: Json, value: unknown): unknown {
+export function deref(doc: Json, value: unknown): unknown {
   for (let i = 0; i < 50 && isObject(value) && typeof value.$ref === 'string' && value.$ref.startsWith('#'); i++) {
     let target: unknown = doc
     for (const raw of value.$ref.slice(1).split('/').slice(1)) {
@@ -302,7 +302,7 @@ function deref(doc: Json, value: unknown): unknown {
 }
 
 /** The path part of a server URL (`https://api.test/v1` -> `/v1`), variables at their defaults. */
-function basePathOf(server: unknown): string {
+export function basePathOf(server: unknown): string {
   if (!isObject(server) || typeof server.url !== 'string') return ''
   const variables = isObject(server.variables) ? server.variables : {}
   const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => {
@@ -324,7 +324,7 @@ function segmentsOf(path: string): string[] {
 }
 
 /** Every operation of the document, with its path under each server's base path. */
-function operationsOf(doc: Json): Operation[] {
+export function operationsOf(doc: Json): Operation[] {
   const operations: Operation[] = []
   const paths = doc.paths as Json
   const docServers = Array.isArray(doc.servers) && doc.servers.length > 0 ? doc.servers : [{ url: '/' }]
@@ -349,7 +349,7 @@ function operationsOf(doc: Json): Operation[] {
  * mocks `/jobs/{id}`); a route parameter fits only a template segment; a trailing `*` fits the rest.
  * The document's last segment may carry a format suffix (`/users.json` fits `v1/users`).
  */
-function fit(route: string[], operation: string[]): number | undefined {
+export function fit(route: string[], operation: string[]): number | undefined {
   const wildcard = route[route.length - 1] === '*'
   const fixed = wildcard ? route.slice(0, -1) : route
   if (wildcard ? operation.length < fixed.length : operation.length !== fixed.length) return undefined
@@ -394,7 +394,7 @@ function answersOf(route: Json, key: string, method: string): Answer[] {
 }
 
 /** The response object an operation declares for a status: exact, then `2XX`, then `default`. */
-function responseFor(doc: Json, operation: Json, status: number): { key: string; response: Json } | undefined {
+export function responseFor(doc: Json, operation: Json, status: number): { key: string; response: Json } | undefined {
   const responses = isObject(operation.responses) ? operation.responses : {}
   for (const key of [String(status), `${String(status)[0]}XX`, `${String(status)[0]}xx`, 'default']) {
     const response = deref(doc, responses[key])
@@ -403,13 +403,13 @@ function responseFor(doc: Json, operation: Json, status: number): { key: string;
   return undefined
 }
 
-function mediaMatches(declared: string, actual: string): boolean {
+export function mediaMatches(declared: string, actual: string): boolean {
   const [type, subtype] = declared.split(';')[0]!.trim().toLowerCase().split('/')
   const [actualType, actualSubtype] = actual.split(';')[0]!.trim().toLowerCase().split('/')
   return (type === '*' || type === actualType) && (subtype === '*' || subtype === actualSubtype)
 }
 
-const isJsonType = (type: string) => /^application\/(.+\+)?json\b/i.test(type.split(';')[0]!.trim())
+export const isJsonType = (type: string) => /^application\/(.+\+)?json\b/i.test(type.split(';')[0]!.trim())
 
 /** The names of the query parameters an operation declares (path item's included). */
 function queryParameters(doc: Json, operation: Operation, where = 'query'): string[] {
@@ -457,7 +457,7 @@ function bodyHasKey(doc: Json, operation: Json, key: string): boolean | undefine
   return schemas.some((schema) => schema === undefined || schemaHasPath(doc, schema, parsePath(key)) || schemaHasPath(doc, schema, [key]))
 }
 
-function describeError(error: ErrorObject): string {
+export function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>
   let detail = ''
   if (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') {

@@ -14,6 +14,7 @@ import type { EngineRequest } from '../core/parse-request.js'
 import type { MockResponse } from '../core/build-response.js'
 import { createSessionBound, DEFAULT_SESSION_LIMIT } from './sessions.js'
 import type { Logger } from '../core/types.js'
+import type { TrafficCheck, Violation } from './traffic-check.js'
 
 /** A request as every surface hands it over: the engine's view plus a lazy Fetch `Request`. */
 export interface PipelineRequest extends EngineRequest {
@@ -38,7 +39,14 @@ export type Outcome =
       headers: Record<string, string>
       record: LogEntry
     }
-  | { kind: 'route'; response: MockResponse; info: MatchInfo; record: LogEntry }
+  | {
+      kind: 'route'
+      response: MockResponse
+      info: MatchInfo
+      record: LogEntry
+      /** Where the exchange breaks the `validate` document (absent when it agrees or `validate` is unset). */
+      violations?: Violation[]
+    }
   | { kind: 'unmatched'; explanation: () => string; settle(sent: SentAnswer): LogEntry }
 
 /** What a surface sent for a request nothing in the pipeline answered. */
@@ -109,6 +117,10 @@ export interface Pipeline {
   lifetime(session?: string): AbortSignal
   /** Ends everything open (every session's lifetime): the surface is stopping. */
   close(): void
+  /** Checks each answered exchange against an OpenAPI document from now on (the `validate` option). */
+  setTrafficCheck(check: TrafficCheck | undefined): void
+  /** The checker of the `validate` option, when set. */
+  readonly trafficCheck: TrafficCheck | undefined
 }
 
 /**
@@ -155,6 +167,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const handlers: RequestHandler[] = options.handlers ?? []
   let perTest: RequestHandler[] = []
   const overridesChanged = options.onOverridesChanged ?? (() => {})
+  // The `validate` option's checker: undefined (one test per request) unless it is set.
+  let trafficCheck: TrafficCheck | undefined
 
   /**
    * Route overrides: '' for everyone, else per session; each has its own engine. A session's
@@ -214,7 +228,20 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
     }
     const { info } = result
-    return { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers, undefined, result.response.body) }
+    const violations = trafficCheck !== undefined && info.entry !== 'preflight' ? checkTraffic(trafficCheck, request, body, result.response) : undefined
+    const entry = record(request, session, started, time, body, info.status, info, result.response.headers, undefined, result.response.body, violations)
+    return violations === undefined ? { kind: 'route', response: result.response, info, record: entry } : { kind: 'route', response: result.response, info, record: entry, violations }
+  }
+
+  /** The violations of one exchange, or undefined when it agrees; a checker that fails is a violation too, never a failed request. */
+  function checkTraffic(check: TrafficCheck, request: PipelineRequest, body: Uint8Array | null, response: MockResponse): Violation[] | undefined {
+    let violations: Violation[]
+    try {
+      violations = check.check({ method: request.method.toUpperCase(), url: request.url, headers: request.headers, body, response })
+    } catch (error) {
+      violations = [{ where: 'response', pointer: '', message: `the check against the document failed: ${(error as Error)?.message ?? String(error)}`, schema: '' }]
+    }
+    return violations.length > 0 ? violations : undefined
   }
 
   function record(
@@ -228,6 +255,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     responseHeaders?: RequestInput['responseHeaders'],
     explanation?: () => string,
     responseBody?: RequestInput['responseBody'],
+    violations?: Violation[],
   ): LogEntry {
     return log.add({
       time,
@@ -245,6 +273,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       responseHeaders,
       explanation,
       responseBody,
+      violations,
     })
   }
 
@@ -261,6 +290,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       if (name !== 'set-cookie') own[name] = value
     })
     const { headers } = engine.finish({ status: response.status, headers: own, body: null }, request)
+    trafficCheck?.count(request.method.toUpperCase(), request.url)
     return { kind: 'handler', response, headers, record: record(request, session, started, time, await bodyRead, response.status, HANDLER, response.headers) }
   }
 
@@ -345,6 +375,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     },
     close() {
       endLifetimes()
+    },
+    setTrafficCheck(check) {
+      trafficCheck = check
+    },
+    get trafficCheck() {
+      return trafficCheck
     },
     reset(session) {
       if (session === undefined || session === '') {

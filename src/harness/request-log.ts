@@ -39,6 +39,27 @@ export interface RequestRecord {
    * dashboard shows such a body as its type and size.
    */
   responseBody?: string | null
+  /**
+   * Where the request or its answer breaks the OpenAPI document of the `validate` option
+   * (docs/behaviour.md, "Traffic checked against a contract"); absent when it agrees, or when
+   * `validate` is unset.
+   */
+  violations?: Violation[]
+}
+
+/** One disagreement between an answered exchange and the `validate` document. */
+export interface Violation {
+  /** Whether the app's request or the mock's answer breaks the document. */
+  where: 'request' | 'response'
+  /**
+   * A JSON Pointer into the body for a body value (`/1/id`, `''` for the whole body), as
+   * `mockyard check` points into a data file; `/query/<name>`, `/path/<name>` or
+   * `/header/<name>` for a parameter; `''` for the operation, the status and the content type.
+   */
+  pointer: string
+  message: string
+  /** Where in the document the rule is written: `api/schemas.yaml#/User/properties/id/type`. */
+  schema: string
 }
 
 export interface RequestFilter {
@@ -215,6 +236,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   /** Per slot, the response body kept (`undefined`: the surface recorded none; `null`: empty) and its whole length (-1: kept whole). */
   const responseBodies = new Array<Uint8Array | string | null | undefined>(limit).fill(undefined)
   const responseLengths = new Float64Array(limit)
+  /** Per slot, the violations of the `validate` document (rare: a sparse array, nothing per request otherwise). */
+  const violations = new Array<Violation[] | undefined>(limit)
   let clears = 0
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
@@ -269,6 +292,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     if (explanations[slot] !== undefined) record.explanation = explanations[slot] as string
     const response = responseBodies[slot]
     if (response !== undefined) record.responseBody = response === null ? null : responseBodyText(response, responseLengths[slot]!)
+    const broken = violations[slot]
+    if (broken !== undefined) record.violations = broken
     return record
   }
   const recordOf = (id: number): RequestRecord => {
@@ -316,6 +341,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         responseLengths[id % limit] = responseBodyLength(responseBody)
         responseBodies[id % limit] = keptResponseBody(responseBody, encoder)
       }
+      if (input.violations !== undefined || violations[id % limit] !== undefined) violations[id % limit] = input.violations?.length ? input.violations : undefined
       // The record is final when it is added (the surface knows the status it sends): waiters
       // are told at once.
       for (const waiter of waiters) {

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse, type MockResponse } from '../core/build-response.js'
 import { sessionOf } from '../harness/session.js'
+import { formatViolation } from '../harness/traffic-check.js'
 import type { Instance, Outcome, SurfaceRequest } from '../config/instance.js'
 import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from '../forward/body.js'
 import { badTargetResponse, headerGetter, requestTarget } from './wire.js'
@@ -132,6 +133,8 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
         if (path === '*') outcome.response.headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
         writeMockResponse(res, outcome.response, head)
         logLine(instance, method, path, outcome.response.status, outcome.info.file ?? outcome.info.route ?? outcome.info.entry, outcome.record.durationMs)
+        // docs/behaviour.md, "Traffic checked against a contract": a warn line per violation.
+        if (outcome.violations) for (const violation of outcome.violations) instance.logger.warn(formatMessage(`contract: ${formatViolation({ method, url, status: outcome.response.status, file: outcome.info.file, route: outcome.info.route }, violation)}`))
         return
       }
       if (outcome.kind === 'handler') {

@@ -6,6 +6,7 @@
  */
 import { toFetchResponse } from '../core/fetch-request.js'
 import { Unanswered } from '../harness/unhandled.js'
+import { formatViolation } from '../harness/traffic-check.js'
 import { surfaceRequestFromFetch, type Instance } from '../config/instance.js'
 import { startInterception, type Interception } from './interception/index.js'
 
@@ -15,6 +16,11 @@ export interface InstanceInterception extends Interception {
    * call, oldest first; the list starts empty again.
    */
   takeUnmatched(): string[]
+  /**
+   * The violations of the `validate` document since the last call, one line each (the request,
+   * the file and JSON pointer, the message, the schema path), oldest first; the list starts empty again.
+   */
+  takeViolations(): string[]
 }
 
 /**
@@ -31,11 +37,18 @@ export interface InstanceInterception extends Interception {
 export function interceptInstance(instance: Instance): InstanceInterception {
   const strategy = instance.options.onUnhandledRequest ?? 'error'
   const unmatched: string[] = []
+  const violations: string[] = []
   const interception = startInterception({
     strategy,
     async resolve(request) {
       const outcome = await instance.respond(surfaceRequestFromFetch(request))
-      if (outcome.kind === 'route') return toFetchResponse(outcome.response)
+      if (outcome.kind === 'route') {
+        if (outcome.violations) {
+          const exchange = { method: request.method.toUpperCase(), url: request.url, status: outcome.response.status, file: outcome.info.file, route: outcome.info.route }
+          for (const violation of outcome.violations) violations.push(formatViolation(exchange, violation))
+        }
+        return toFetchResponse(outcome.response)
+      }
       if (outcome.kind === 'handler') return outcome.response
       // Nothing answers in process: recorded as such (status 0), then failed, warned or let
       // through, with this request's own explanation (docs/behaviour.md, "Unmatched requests").
@@ -48,5 +61,6 @@ export function interceptInstance(instance: Instance): InstanceInterception {
   return {
     dispose: () => interception.dispose(),
     takeUnmatched: () => unmatched.splice(0),
+    takeViolations: () => violations.splice(0),
   }
 }
