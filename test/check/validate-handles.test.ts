@@ -9,7 +9,8 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createMiddleware, MockServer, startMockServer } from 'mockyard/node'
+import { ConfigError, createMiddleware, MockServer, startMockServer } from 'mockyard/node'
+import { createAdminClient } from 'mockyard/playwright'
 import { API_PROJECT, writeFiles } from './project.js'
 
 let root: string
@@ -22,6 +23,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }))
 /** Whether the document reader or the JSON Schema validator (CommonJS packages) are loaded in this process. */
 const checkerLoaded = () => Object.keys(createRequire(import.meta.url).cache).some((path) => /node_modules[\\/](ajv|ajv-formats|@apidevtools)[\\/]/.test(path))
 
+const quiet = () => ({ log() {}, debug() {}, info() {}, warn() {}, error() {} })
 const options = () => ({ routes: join(root, 'api/routes.json'), data: join(root, 'api/data') })
 
 it('unset: nothing of the checker loads, records have no violations, and coverage says what to set', async () => {
@@ -61,9 +63,9 @@ it('startMockServer: violations on the records, coverage() on the handle', async
 })
 
 it('MockServer and createMiddleware check what they answer too', async () => {
-  const mockServer = new MockServer({ ...options(), validate: join(root, 'api/openapi.yaml'), latency: 0, watch: false, logProvider: () => ({ debug() {}, info() {}, warn() {}, error() {} }) })
+  const mockServer = new MockServer({ ...options(), validate: join(root, 'api/openapi.yaml'), latency: 0, watch: false, logProvider: quiet })
   const { url } = await mockServer.start({ host: '127.0.0.1', port: 0 })
-  const middleware = await createMiddleware({ ...options(), validate: join(root, 'api/openapi.yaml'), latency: 0, watch: false, logProvider: () => ({ debug() {}, info() {}, warn() {}, error() {} }) })
+  const middleware = await createMiddleware({ ...options(), validate: join(root, 'api/openapi.yaml'), latency: 0, watch: false, logProvider: quiet })
   const app: Server = createServer((req, res) => middleware(req, res, () => res.writeHead(404).end()))
   await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve))
   try {
@@ -78,5 +80,31 @@ it('MockServer and createMiddleware check what they answer too', async () => {
     await mockServer.stop()
     await new Promise((resolve) => app.close(resolve))
     await middleware.close()
+  }
+})
+
+it('the Playwright admin client reads the coverage over HTTP', async () => {
+  const server = await startMockServer({ ...options(), validate: join(root, 'api/openapi.yaml') })
+  try {
+    await fetch(`${server.url}/api/v2/users?role=admin`)
+    const coverage = await createAdminClient(server.url).coverage()
+    expect(coverage.operations.map((operation) => operation.answered)).toEqual([1, 0, 0, 0, 0, 0])
+    expect(coverage.text.split('\n')[0]).toMatch(/openapi\.yaml: 1 of 6 operations answered; never answered:$/)
+  } finally {
+    await server.stop()
+  }
+})
+
+it('validate is checked like every option, and a config file names the document from its own folder', async () => {
+  const error = await startMockServer({ ...options(), validate: 5 as unknown as string }).catch((caught: unknown) => caught)
+  expect(error).toBeInstanceOf(ConfigError)
+  expect((error as ConfigError).problems).toEqual([{ file: 'options', pointer: '/validate', message: 'validate must be a non-empty string, got 5', fix: 'Set validate to a string.' }])
+  writeFiles(root, { 'mocks/config.json': { routes: '../api/routes.json', data: '../api/data', validate: '../api/openapi.yaml' } })
+  const server = await startMockServer(join(root, 'mocks/config.json'))
+  try {
+    await fetch(`${server.url}/api/v2/users/7`, { method: 'DELETE' })
+    expect(server.coverage().answered).toBe(1)
+  } finally {
+    await server.stop()
   }
 })
