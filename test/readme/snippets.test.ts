@@ -101,7 +101,7 @@ describe('the code blocks of the README and the guides', () => {
       files.set(block.detail, block.code)
     }
     expect(differing).toEqual([])
-    expect([...files.keys()].sort()).toEqual(['mocks/config.js', 'mocks/routes.json'])
+    expect([...files.keys()].sort()).toEqual(['mocks/config.js', 'mocks/routes.json', 'mocks/validate/data/pet.json', 'mocks/validate/data/pets.json', 'mocks/validate/openapi.yaml', 'mocks/validate/routes.json'])
   })
 
   it('the Playwright recipe: its files hold the blocks verbatim', () => {
