@@ -219,6 +219,7 @@ export async function createInstance(
       return check.coverage()
     },
     async close() {
+      pipeline.close()
       source.close()
     },
   }
