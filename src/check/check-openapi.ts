@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ErrorObject, ValidateFunction } from 'ajv'
+import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import { normalizePath } from '../core/compile-routes.js'
 import { toPointer } from '../core/errors.js'
 import { parsePath } from '../core/parse-request.js'
@@ -93,7 +94,7 @@ function convert30(value: unknown, seen = new Set<unknown>()): void {
  * @example
  * const api = await loadOpenApi('mocks/openapi.yaml', (file) => path.relative(process.cwd(), file))
  */
-export async function loadOpenApi(path: string, display: (file: string) => string): Promise<OpenApiDocument> {
+export async function loadOpenApi(path: string, display: (file: string) => string, options: { regExp?: RegExpEngine } = {}): Promise<OpenApiDocument> {
   const { default: RefParser } = await import('@apidevtools/json-schema-ref-parser')
   // Every file is read through documentOptions: regular files within the limit, no network.
   const files = (await readWith(path, display, (options) => new RefParser().resolve(path, options))).values() as Record<string, unknown>
@@ -127,7 +128,8 @@ export async function loadOpenApi(path: string, display: (file: string) => strin
   const addFormats = cjs<typeof import('ajv-formats').default>(await import('ajv-formats'))
   type AjvClass = typeof import('ajv').default
   const Ajv = is31 ? cjs<AjvClass>(await import('ajv/dist/2020.js')) : cjs<AjvClass>(await import('ajv'))
-  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, verbose: true, logger: false })
+  // `regExp`: the engine of `pattern` and `patternProperties` (the validate option's is linear: traffic.ts).
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, verbose: true, logger: false, ...(options.regExp ? { code: { regExp: options.regExp } } : {}) })
   addFormats(ajv)
   const id = 'mockyard-openapi.json'
   ajv.addSchema(doc, id)

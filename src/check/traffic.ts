@@ -7,6 +7,7 @@
  * (contract.ts).
  */
 import type { ErrorObject, ValidateFunction } from 'ajv'
+import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import { normalizePath } from '../core/compile-routes.js'
 import type { MockResponse } from '../core/build-response.js'
 import type { Coverage, Exchange, TrafficCheck, Violation } from '../harness/traffic-check.js'
@@ -61,8 +62,30 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization'])
  * check.check({ method: 'GET', url: 'http://api.test/v1/users', headers, body: null, response })
  */
 export async function loadTrafficCheck(path: string, display: (file: string) => string): Promise<TrafficCheck> {
-  const api = await loadOpenApi(path, display)
+  const api = await loadOpenApi(path, display, { regExp: await linearRegExp() })
   return createTrafficCheck(api)
+}
+
+/**
+ * The engine of the schemas' `pattern`s at run time: RE2 (re2js), whose matching time is linear
+ * in the text, so a pattern such as `^(a+)+$` against `aaaa…!` cannot hold a request, and the
+ * server, for good (`mockyard check` runs patterns in a thread it can stop; a request cannot
+ * wait for one). A pattern RE2 cannot read (a lookaround, a backreference) runs with
+ * JavaScript's own engine.
+ */
+async function linearRegExp(): Promise<RegExpEngine> {
+  const { RE2JS } = await import('re2js')
+  const engine = (pattern: string, flags: string) => {
+    try {
+      const compiled = RE2JS.compile(pattern)
+      // ajv keys compiled patterns by their text.
+      return { test: (text: string) => compiled.test(text), toString: () => `/${pattern}/re2` }
+    } catch {
+      return new RegExp(pattern, flags)
+    }
+  }
+  // ajv names the engine in code it generates for standalone use (never here).
+  return Object.assign(engine, { code: 'mockyardLinearRegExp' })
 }
 
 /** The checker over a loaded document. */

@@ -145,6 +145,43 @@ describe('mockyard --validate: the planted-bad mocks of the check fixture', () =
     expect(cli.stderr()).toContain('[mockyard] contract: POST /v1/notes 201: request#/text: must be string (request body of POST /notes); schema typed/openapi.yaml#/paths/~1notes/post/requestBody/content/application~1json/schema/properties/text/type')
   })
 
+  it('a catastrophic pattern against a crafted value is a violation, in linear time: the server keeps serving', async () => {
+    // The redos fixture of hostile-openapi.test.ts: ^(a+)+$ backtracks for 2^40 steps on this value.
+    writeFiles(root, {
+      'redos/routes.json': { 'v1/users': { file: 'crafted.json' }, 'v1/pets': { file: 'pets.json' } },
+      'redos/crafted.json': [{ name: `${'a'.repeat(40)}!` }],
+      'redos/pets.json': [{ id: 1 }],
+      'redos/openapi.yaml': `openapi: 3.1.0
+info: { title: hostile, version: '1' }
+servers: [{ url: /v1 }]
+paths:
+  /users:
+    get:
+      responses:
+        '200':
+          description: The users.
+          content:
+            application/json:
+              schema: { type: array, items: { type: object, properties: { name: { type: string, pattern: '^(a+)+$' } } } }
+  /pets:
+    get:
+      responses:
+        '200':
+          description: The pets.
+          content:
+            application/json:
+              schema: { type: array, items: { type: object, properties: { id: { type: integer }, tag: { type: string, pattern: '^(?!x)' } } } }
+`,
+    })
+    cli = await startCli(['--routes', 'redos/routes.json', '--data', 'redos', '--validate', 'redos/openapi.yaml', '--port', '0', '--latency', '0', '--no-watch', '--log', 'error'], { cwd: root })
+    expect((await fetch(`${cli.url}/v1/users`, { signal: AbortSignal.timeout(10_000) })).status).toBe(200)
+    expect((await fetch(`${cli.url}/v1/pets`, { signal: AbortSignal.timeout(10_000) })).status).toBe(200)
+    expect((await requests()).map((record) => record.violations)).toEqual([
+      [{ where: 'response', pointer: '/0/name', message: 'must match pattern "^(a+)+$" (response 200 of GET /users)', schema: 'redos/openapi.yaml#/paths/~1users/get/responses/200/content/application~1json/schema/items/properties/name/pattern' }],
+      undefined,
+    ])
+  })
+
   it('refuses a document it cannot use, naming it and the fix', () => {
     const { code, stderr } = runCli(['--routes', 'typed/routes.json', '--validate', 'typed/nothing.yaml', '--port', '0'], { cwd: root, env: { ...process.env, NO_COLOR: '1' } })
     expect(code).toBe(1)
