@@ -138,7 +138,7 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
   function validate(value: unknown, schemaPointer: string, side: Violation['where'], prefix: string, describe: (error: ErrorObject) => string): Violation[] {
     const validator: ValidateFunction = api.validatorAt(schemaPointer)
     if (validator(value)) return []
-    return (validator.errors ?? []).map((error) => {
+    return (validator.errors ?? []).filter((error) => !onlyTheOtherWay(doc, error, side)).map((error) => {
       const parent = api.pointerOf(error.parentSchema)
       return {
         where: side,
@@ -275,6 +275,18 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
       return { document: api.label, operations, answered: count, total: operations.length, text: lines.join('\n') }
     },
   }
+}
+
+/**
+ * Whether an error is a `required` property that OpenAPI requires only the other way: a
+ * `readOnly` property is required in answers, never in requests; a `writeOnly` one the reverse
+ * (one `User` schema serves the POST body without `id` and the answer with it).
+ */
+function onlyTheOtherWay(doc: Json, error: ErrorObject, side: Violation['where']): boolean {
+  if (error.keyword !== 'required' || !isObject(error.parentSchema)) return false
+  const properties = deref(doc, error.parentSchema.properties)
+  const property = isObject(properties) ? deref(doc, properties[String((error.params as { missingProperty?: unknown }).missingProperty)]) : undefined
+  return isObject(property) && property[side === 'request' ? 'readOnly' : 'writeOnly'] === true
 }
 
 /** The parameters of an operation (the path item's, replaced by the operation's of the same name and place). */

@@ -29,9 +29,23 @@ const DOC_31 = {
         },
       },
     },
+    '/users': {
+      post: {
+        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } } },
+        responses: { 201: { description: 'created', content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } } } },
+      },
+    },
     '/events': { get: { responses: { 200: { description: 'a stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } } } },
   },
 }
+
+Object.assign(DOC_31, {
+  components: {
+    schemas: {
+      User: { type: 'object', required: ['id', 'email', 'password'], properties: { id: { type: 'integer', readOnly: true }, email: { type: 'string' }, password: { type: 'string', writeOnly: true } } },
+    },
+  },
+})
 
 const DOC_30 = {
   openapi: '3.0.3',
@@ -110,12 +124,22 @@ describe('the operation and the parameters', () => {
     expect(check30.check(exchange('GET', 'http://localhost/pets/2', { body: bytes }))).toEqual(first)
   })
 
+  it('a readOnly property is required in answers only, a writeOnly one in requests only', () => {
+    const post = (body: string, answer: string) => ({ ...exchange('POST', 'https://x.test/api/v3/users', { status: 201, body: answer }), headers: headers({ 'content-type': 'application/json' }), body: new TextEncoder().encode(body) })
+    expect(check.check(post('{"email":"a@b.test","password":"x"}', '{"id":1,"email":"a@b.test"}'))).toEqual([])
+    expect(check.check(post('{"password":"x"}', '{"email":"a@b.test"}')).map((v) => `${v.where} ${v.message}`)).toEqual([
+      "request must have required property 'email' (request body of POST /users)",
+      "response must have required property 'id' (response 201 of POST /users)",
+    ])
+  })
+
   it('coverage counts each operation answered, in the document order', () => {
     const coverage = check.coverage()
     expect(coverage.operations).toEqual([
       { method: 'GET', path: '/feed', answered: 7 },
+      { method: 'POST', path: '/users', answered: 2 },
       { method: 'GET', path: '/events', answered: 1 },
     ])
-    expect(coverage.text).toBe('v31.json: 2 of 2 operations answered')
+    expect(coverage.text).toBe('v31.json: 3 of 3 operations answered')
   })
 })
