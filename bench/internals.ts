@@ -6,3 +6,4 @@
 export { startInterception } from '../src/node/interception/index.js'
 export { createInstance } from '../src/config/instance.js'
 export { interceptInstance } from '../src/node/intercept-instance.js'
+export { attachContract } from '../src/check/contract.js'

@@ -61,6 +61,26 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text)
 }
 
+/**
+ * The coverage of the `validate` document (docs/behaviour.md, "Traffic checked against a
+ * contract"): JSON, or its text form; a 404 saying what to set when `validate` is unset.
+ */
+function sendCoverage(instance: Instance, res: ServerResponse, text: boolean): void {
+  const check = instance.trafficCheck
+  if (check === undefined) {
+    send(res, 404, { error: 'Not Found', message: formatMessage(`${ADMIN_PREFIX}coverage needs the validate option: start mockyard with --validate <your OpenAPI document> (validate in the config file).`) })
+    return
+  }
+  const coverage = check.coverage()
+  if (!text) {
+    send(res, 200, coverage)
+    return
+  }
+  const body = coverage.text + '\n'
+  res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' })
+  res.end(body)
+}
+
 /** The deepest nesting a routes body may have: deeper is refused before anything applies. */
 export const MAX_ROUTES_DEPTH = 64
 
@@ -91,6 +111,8 @@ function readAll(req: IncomingMessage, limit: number): Promise<Uint8Array | null
  * - `POST /__mockyard/reset`: sequences, overrides and the request log back to the start;
  * - `GET /__mockyard/requests`: `{ requests: [...] }`, oldest first;
  * - `GET /__mockyard/routes`: the routes in force (as loaded, plus overrides);
+ * - `GET /__mockyard/coverage`: the `validate` document's operations answered and never answered
+ *   (JSON; `?format=text` for the short text a CI summary shows);
  * - `PUT /__mockyard/routes`: a routes.json-shaped body of overrides (they replace what they
  *   answer, never merge: docs/behaviour.md, "Overrides"), validated
  *   whole first (within `limit`, at most 64 levels deep, valid): otherwise nothing changes.
@@ -138,6 +160,10 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
       send(res, 200, {
         requests: instance.log.list(session !== undefined ? { session } : {}).map(loggedRequestOf),
       })
+      return true
+    case 'coverage':
+      if (method !== 'GET') return allow('GET')
+      sendCoverage(instance, res, url.searchParams.get('format') === 'text')
       return true
     case 'routes':
       if (method === 'GET') {

@@ -83,6 +83,8 @@ export function dashboardState(instance: Instance) {
       // Where unanswered requests go, and what ${context} becomes, shape every answer too.
       ...(instance.options.proxy !== undefined ? { proxy: instance.options.proxy } : {}),
       ...(instance.options.pluginContext !== undefined ? { pluginContext: instance.options.pluginContext } : {}),
+      // The document each answer is checked against (docs/behaviour.md, "Traffic checked against a contract").
+      ...(instance.trafficCheck !== undefined ? { validate: instance.trafficCheck.document } : {}),
     },
     configFile: instance.config.configFile ?? null,
     routesFiles: instance.config.routes.map((spec) => ({

@@ -75,7 +75,7 @@ export interface StartWorkerOptions {
  * mocks.requests({ route: 'v1/users' }).length // 1
  * mocks.reset()
  */
-export interface MockyardWorker extends Omit<HarnessApi, 'useRoutes'> {
+export interface MockyardWorker extends Omit<HarnessApi, 'useRoutes' | 'coverage'> {
   /** msw's worker (`setupWorker`), for anything mockyard does not wrap. */
   readonly worker: SetupWorker
   /** The engine over the route table. */

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ErrorObject, ValidateFunction } from 'ajv'
+import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import { normalizePath } from '../core/compile-routes.js'
 import { toPointer } from '../core/errors.js'
 import { parsePath } from '../core/parse-request.js'
@@ -42,7 +43,7 @@ export interface OpenApiDocument {
 }
 
 /** One operation of the document, with the path requests reach it by (servers' base path included). */
-interface Operation {
+export interface Operation {
   method: string
   /** The path template as written in the document, `/users/{id}`. */
   path: string
@@ -93,7 +94,7 @@ function convert30(value: unknown, seen = new Set<unknown>()): void {
  * @example
  * const api = await loadOpenApi('mocks/openapi.yaml', (file) => path.relative(process.cwd(), file))
  */
-export async function loadOpenApi(path: string, display: (file: string) => string): Promise<OpenApiDocument> {
+export async function loadOpenApi(path: string, display: (file: string) => string, options: { regExp?: RegExpEngine } = {}): Promise<OpenApiDocument> {
   const { default: RefParser } = await import('@apidevtools/json-schema-ref-parser')
   // Every file is read through documentOptions: regular files within the limit, no network.
   const files = (await readWith(path, display, (options) => new RefParser().resolve(path, options))).values() as Record<string, unknown>
@@ -127,7 +128,8 @@ export async function loadOpenApi(path: string, display: (file: string) => strin
   const addFormats = cjs<typeof import('ajv-formats').default>(await import('ajv-formats'))
   type AjvClass = typeof import('ajv').default
   const Ajv = is31 ? cjs<AjvClass>(await import('ajv/dist/2020.js')) : cjs<AjvClass>(await import('ajv'))
-  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, verbose: true, logger: false })
+  // `regExp`: the engine of `pattern` and `patternProperties` (the validate option's is linear: traffic.ts).
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, verbose: true, logger: false, ...(options.regExp ? { code: { regExp: options.regExp } } : {}) })
   addFormats(ajv)
   const id = 'mockyard-openapi.json'
   ajv.addSchema(doc, id)
@@ -289,7 +291,7 @@ function originsOf(bundled: Json, files: Record<string, unknown>, root: string):
 }
 
 /** Follows internal `$ref`s (`#/components/...`) of the bundled document. */
-function deref(doc: Json, value: unknown): unknown {
+export function deref(doc: Json, value: unknown): unknown {
   for (let i = 0; i < 50 && isObject(value) && typeof value.$ref === 'string' && value.$ref.startsWith('#'); i++) {
     let target: unknown = doc
     for (const raw of value.$ref.slice(1).split('/').slice(1)) {
@@ -302,7 +304,7 @@ function deref(doc: Json, value: unknown): unknown {
 }
 
 /** The path part of a server URL (`https://api.test/v1` -> `/v1`), variables at their defaults. */
-function basePathOf(server: unknown): string {
+export function basePathOf(server: unknown): string {
   if (!isObject(server) || typeof server.url !== 'string') return ''
   const variables = isObject(server.variables) ? server.variables : {}
   const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => {
@@ -324,7 +326,7 @@ function segmentsOf(path: string): string[] {
 }
 
 /** Every operation of the document, with its path under each server's base path. */
-function operationsOf(doc: Json): Operation[] {
+export function operationsOf(doc: Json): Operation[] {
   const operations: Operation[] = []
   const paths = doc.paths as Json
   const docServers = Array.isArray(doc.servers) && doc.servers.length > 0 ? doc.servers : [{ url: '/' }]
@@ -349,7 +351,7 @@ function operationsOf(doc: Json): Operation[] {
  * mocks `/jobs/{id}`); a route parameter fits only a template segment; a trailing `*` fits the rest.
  * The document's last segment may carry a format suffix (`/users.json` fits `v1/users`).
  */
-function fit(route: string[], operation: string[]): number | undefined {
+export function fit(route: string[], operation: string[]): number | undefined {
   const wildcard = route[route.length - 1] === '*'
   const fixed = wildcard ? route.slice(0, -1) : route
   if (wildcard ? operation.length < fixed.length : operation.length !== fixed.length) return undefined
@@ -401,7 +403,7 @@ function answersOf(route: Json, key: string, method: string): Answer[] {
 }
 
 /** The response object an operation declares for a status: exact, then `2XX`, then `default`. */
-function responseFor(doc: Json, operation: Json, status: number): { key: string; response: Json } | undefined {
+export function responseFor(doc: Json, operation: Json, status: number): { key: string; response: Json } | undefined {
   const responses = isObject(operation.responses) ? operation.responses : {}
   for (const key of [String(status), `${String(status)[0]}XX`, `${String(status)[0]}xx`, 'default']) {
     const response = deref(doc, responses[key])
@@ -410,13 +412,13 @@ function responseFor(doc: Json, operation: Json, status: number): { key: string;
   return undefined
 }
 
-function mediaMatches(declared: string, actual: string): boolean {
+export function mediaMatches(declared: string, actual: string): boolean {
   const [type, subtype] = declared.split(';')[0]!.trim().toLowerCase().split('/')
   const [actualType, actualSubtype] = actual.split(';')[0]!.trim().toLowerCase().split('/')
   return (type === '*' || type === actualType) && (subtype === '*' || subtype === actualSubtype)
 }
 
-const isJsonType = (type: string) => /^application\/(.+\+)?json\b/i.test(type.split(';')[0]!.trim())
+export const isJsonType = (type: string) => /^application\/(.+\+)?json\b/i.test(type.split(';')[0]!.trim())
 
 /** The names of the query parameters an operation declares (path item's included). */
 function queryParameters(doc: Json, operation: Operation, where = 'query'): string[] {
@@ -464,7 +466,7 @@ function bodyHasKey(doc: Json, operation: Json, key: string): boolean | undefine
   return schemas.some((schema) => schema === undefined || schemaHasPath(doc, schema, parsePath(key)) || schemaHasPath(doc, schema, [key]))
 }
 
-function describeError(error: ErrorObject): string {
+export function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>
   let detail = ''
   if (error.keyword === 'additionalProperties' || error.keyword === 'unevaluatedProperties') {

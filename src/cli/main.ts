@@ -13,6 +13,7 @@ import { createLogger, LOG_LEVELS, type LogLevel } from '../config/logger.js'
 import type { MockyardOptions } from '../config/options.js'
 import { listeningLine } from '../listener/address.js'
 import { listen, packageInfo } from '../listener/server.js'
+import { attachContract } from '../check/contract.js'
 import { targetIsListener } from '../forward/forward.js'
 import type { AddressInfo } from 'node:net'
 
@@ -33,6 +34,7 @@ Options:
       --context <url>     value of \${context} in data files
       --limit <size>      maximum request body (default ${DEFAULT_BODY_LIMIT})
       --proxy <url>       forward requests no route answers to this back end
+      --validate <doc>    check each answered request and answer against an OpenAPI document
       --no-watch          do not reload edited routes and data files
       --log <level>       silent, error, warn, info (default) or debug
   -h, --help              show this help
@@ -83,6 +85,7 @@ const FLAGS = {
   context: { type: 'string' },
   limit: { type: 'string' },
   proxy: { type: 'string' },
+  validate: { type: 'string' },
   watch: { type: 'boolean' },
   log: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -142,6 +145,7 @@ async function main(argv: string[]): Promise<void> {
   if (values.context) flags.pluginContext = values.context
   if (values.limit) flags.limit = values.limit
   if (values.proxy) flags.proxy = values.proxy
+  if (values.validate !== undefined) flags.validate = values.validate
   if (values.watch !== undefined) flags.watch = values.watch
   if (problems.length > 0) fail(problems.join('\n'))
 
@@ -166,6 +170,7 @@ async function main(argv: string[]): Promise<void> {
   let instance
   try {
     instance = await createInstance(configFile, { ...LISTENER_DEFAULTS, logLevel: level }, flags)
+    await attachContract(instance)
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 1)
     throw error

@@ -12,6 +12,7 @@ import { defaultDataFor, parseJsonFile, resolveConfig, type ResolvedConfig } fro
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js'
 import { parseSize, type MockyardOptions } from './options.js'
 import { readTextFile } from './read-text.js'
+import type { Coverage, TrafficCheck } from '../harness/traffic-check.js'
 
 export type { Outcome, RespondOptions, SentAnswer } from '../harness/pipeline.js'
 export type { ReloadStatus } from './config-source.js'
@@ -93,6 +94,15 @@ export interface Instance {
   /** Ends everything open (streams, hung requests: every session's lifetime) at once: the surface is stopping. */
   endOpen(): void
   /** Stops watching files and ends everything open. */
+  /**
+   * Checks each answered exchange against an OpenAPI document from now on: the `validate`
+   * option's checker, which each surface loads (src/check/contract.ts) only when it is set.
+   */
+  setTrafficCheck(check: TrafficCheck | undefined): void
+  /** The checker of the `validate` option, once loaded. */
+  readonly trafficCheck: TrafficCheck | undefined
+  /** The document's operations answered and never answered since the start (`validate` set). */
+  coverage(): Coverage
   close(): Promise<void>
 }
 
@@ -100,7 +110,7 @@ export interface Instance {
  * Options a changed config file cannot change in a running instance (the listener, the engine and
  * the logger are built with them): a change is logged as needing a restart.
  */
-const RESTART_OPTIONS = ['port', 'host', 'latency', 'limit', 'pluginContext', 'watch', 'requestLog', 'admin', 'logProvider', 'onUnhandledRequest'] as const
+const RESTART_OPTIONS = ['port', 'host', 'latency', 'limit', 'pluginContext', 'watch', 'requestLog', 'admin', 'logProvider', 'onUnhandledRequest', 'validate'] as const
 
 function sameOption(a: unknown, b: unknown): boolean {
   if (typeof a === 'function' || typeof b === 'function') return typeof a === typeof b
@@ -206,6 +216,15 @@ export async function createInstance(
     reset: pipeline.reset,
     lifetime: pipeline.lifetime,
     endOpen: pipeline.close,
+    setTrafficCheck: pipeline.setTrafficCheck,
+    get trafficCheck() {
+      return pipeline.trafficCheck
+    },
+    coverage() {
+      const check = pipeline.trafficCheck
+      if (check === undefined) throw new Error(formatMessage('coverage() needs the validate option: set validate to the path of your OpenAPI document (--validate openapi.yaml on the command line).'))
+      return check.coverage()
+    },
     async close() {
       pipeline.close()
       source.close()

@@ -244,6 +244,7 @@ async function resolvePlugin(name: string, from: string): Promise<string> {
 function absolutePaths(options: MockyardOptions, base: string): MockyardOptions {
   const out = { ...options }
   if (out.data) out.data = resolve(base, out.data)
+  if (typeof out.validate === 'string') out.validate = resolve(base, out.validate)
   if (typeof out.routes === 'string') out.routes = resolve(base, out.routes)
   else if (Array.isArray(out.routes)) out.routes = out.routes.map((r) => (typeof r === 'string' ? resolve(base, r) : r))
   if (out.plugins) out.plugins = out.plugins.map((p) => (typeof p === 'string' && p.startsWith('.') ? resolve(base, p) : p))

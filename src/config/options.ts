@@ -53,6 +53,11 @@ export interface MockyardOptions {
   sessions?: { limit?: number }
   /** An http(s) URL: requests no route or handler answers are forwarded there (listener, middleware, CLI). */
   proxy?: string
+  /**
+   * The path of an OpenAPI 3.0 or 3.1 document (JSON or YAML): each request a route answers, and
+   * its answer, is checked against it (docs/behaviour.md, "Traffic checked against a contract").
+   */
+  validate?: string
 }
 
 export const OPTION_NAMES = [
@@ -72,6 +77,7 @@ export const OPTION_NAMES = [
   'admin',
   'sessions',
   'proxy',
+  'validate',
 ] as const
 
 /**
@@ -162,6 +168,7 @@ export function validateOptions(options: unknown, file: string, extraNames: read
   string('host')
   string('data')
   string('pluginContext')
+  string('validate')
   if (o.limit !== undefined && (!(typeof o.limit === 'string' || typeof o.limit === 'number') || parseSize(o.limit) === undefined)) {
     problem('limit', `limit must be a size such as "50mb" or a number of bytes, got ${JSON.stringify(o.limit)}`, 'Set limit to "50mb", "100kb" or a number of bytes.')
   }

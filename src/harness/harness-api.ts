@@ -7,7 +7,8 @@
  */
 import type { RequestHandler } from 'msw'
 import type { RoutesConfig } from '../core/types.js'
-import type { RequestFilter, RequestLog, RequestRecord } from './request-log.js'
+import type { RequestFilter, RequestLog, RequestRecord, Violation } from './request-log.js'
+import type { Coverage } from './traffic-check.js'
 
 /** How long `waitForRequest` waits (default 5,000 ms). */
 export interface WaitOptions {
@@ -26,6 +27,12 @@ export interface HarnessApi {
   useRoutes(routes: RoutesConfig | string): void
   /** Sequences, overrides, per-test handlers and the request log back to the start. */
   reset(): void
+  /**
+   * The `validate` document's operations answered and never answered since the start (a reset
+   * keeps the counts); throws when `validate` is unset (docs/behaviour.md, "Traffic checked
+   * against a contract").
+   */
+  coverage(): Coverage
 }
 
 /**
@@ -37,6 +44,9 @@ export type LoggedRequest = Pick<RequestRecord, 'method' | 'url' | 'headers' | '
 } & {
   /** A streamed answer's state (`open`, `ended`); absent for any other answer. */
   stream?: RequestRecord['stream']
+} & {
+  /** Where the exchange breaks the `validate` document; present only when it does. */
+  violations?: Violation[]
 }
 
 /**
@@ -60,6 +70,7 @@ export function loggedRequestOf(record: RequestRecord): LoggedRequest {
     time: record.time,
     durationMs: record.durationMs,
     ...(record.stream ? { stream: record.stream } : {}),
+    ...(record.violations ? { violations: record.violations } : {}),
   }
 }
 
@@ -82,6 +93,7 @@ export interface HarnessTarget {
   use(...handlers: RequestHandler[]): void
   useRoutes?(routes: RoutesConfig | string): void
   reset(): void
+  coverage?(): Coverage
 }
 
 /**
@@ -103,5 +115,10 @@ export function createHarness(target: () => HarnessTarget): HarnessApi {
       current.useRoutes(routes)
     },
     reset: () => target().reset(),
+    coverage() {
+      const current = target()
+      if (!current.coverage) throw new TypeError('coverage() is not available on this surface.')
+      return current.coverage()
+    },
   }
 }

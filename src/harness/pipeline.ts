@@ -14,6 +14,7 @@ import type { EngineRequest } from '../core/parse-request.js'
 import type { MockResponse } from '../core/build-response.js'
 import { createSessionBound, DEFAULT_SESSION_LIMIT } from './sessions.js'
 import type { Logger } from '../core/types.js'
+import type { TrafficCheck, Violation } from './traffic-check.js'
 
 /** A request as every surface hands it over: the engine's view plus a lazy Fetch `Request`. */
 export interface PipelineRequest extends EngineRequest {
@@ -48,6 +49,8 @@ export type Outcome =
        * recorded, so a reset right after `waitForRequest` resolves still ends it.
        */
       lifetime?: AbortSignal
+      /** Where the exchange breaks the `validate` document (absent when it agrees or `validate` is unset). */
+      violations?: Violation[]
     }
   | { kind: 'unmatched'; explanation: () => string; settle(sent: SentAnswer): LogEntry }
 
@@ -120,6 +123,10 @@ export interface Pipeline {
   lifetime(session?: string): AbortSignal
   /** Ends everything open (every session's lifetime): the surface is stopping. */
   close(): void
+  /** Checks each answered exchange against an OpenAPI document from now on (the `validate` option). */
+  setTrafficCheck(check: TrafficCheck | undefined): void
+  /** The checker of the `validate` option, when set. */
+  readonly trafficCheck: TrafficCheck | undefined
 }
 
 /**
@@ -166,6 +173,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const handlers: RequestHandler[] = options.handlers ?? []
   let perTest: RequestHandler[] = []
   const overridesChanged = options.onOverridesChanged ?? (() => {})
+  // The `validate` option's checker: undefined (one test per request) unless it is set.
+  let trafficCheck: TrafficCheck | undefined
 
   /**
    * Route overrides: '' for everyone, else per session; each has its own engine. A session's
@@ -236,17 +245,30 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
     }
     const { info, response } = result
+    const violations = trafficCheck !== undefined && info.entry !== 'preflight' ? checkTraffic(trafficCheck, request, body, response) : undefined
     if (response.body instanceof ReadableStream) {
       // A stream is recorded when it starts (so waitForRequest resolves), its end noted when it ends.
-      const entry = record(request, session, started, time, body, info.status, info, response.headers, undefined, undefined, 'open')
+      const entry = record(request, session, started, time, body, info.status, info, response.headers, undefined, undefined, violations, 'open')
       void response.ended?.then(() => log.streamEnded(entry.id))
-      return { kind: 'route', response, info, record: entry }
+      return violations === undefined ? { kind: 'route', response, info, record: entry } : { kind: 'route', response, info, record: entry, violations }
     }
     // Taken before the record is written (and its waiters told): a reset after that ends the hang.
     const open = response.fault === 'hang' ? lifetime(session) : undefined
-    const outcome: Outcome = { kind: 'route', response, info, record: record(request, session, started, time, body, info.status, info, response.headers, undefined, response.body) }
+    const outcome: Outcome = { kind: 'route', response, info, record: record(request, session, started, time, body, info.status, info, response.headers, undefined, response.body, violations) }
     if (open) outcome.lifetime = open
+    if (violations !== undefined) outcome.violations = violations
     return outcome
+  }
+
+  /** The violations of one exchange, or undefined when it agrees; a checker that fails is a violation too, never a failed request. */
+  function checkTraffic(check: TrafficCheck, request: PipelineRequest, body: Uint8Array | null, response: MockResponse): Violation[] | undefined {
+    let violations: Violation[]
+    try {
+      violations = check.check({ method: request.method.toUpperCase(), url: request.url, headers: request.headers, body, response })
+    } catch (error) {
+      violations = [{ where: 'response', pointer: '', message: `the check against the document failed: ${(error as Error)?.message ?? String(error)}`, schema: '' }]
+    }
+    return violations.length > 0 ? violations : undefined
   }
 
   function record(
@@ -260,6 +282,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     responseHeaders?: RequestInput['responseHeaders'],
     explanation?: () => string,
     responseBody?: RequestInput['responseBody'],
+    violations?: Violation[],
     stream?: RequestInput['stream'],
   ): LogEntry {
     return log.add({
@@ -279,6 +302,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       responseHeaders,
       explanation,
       responseBody,
+      violations,
       stream,
     })
   }
@@ -296,6 +320,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       if (name !== 'set-cookie') own[name] = value
     })
     const { headers } = engine.finish({ status: response.status, headers: own, body: null }, request)
+    trafficCheck?.count(request.method.toUpperCase(), request.url)
     return { kind: 'handler', response, headers, record: record(request, session, started, time, await bodyRead, response.status, HANDLER, response.headers) }
   }
 
@@ -374,6 +399,12 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     close() {
       closed = true
       endLifetimes()
+    },
+    setTrafficCheck(check) {
+      trafficCheck = check
+    },
+    get trafficCheck() {
+      return trafficCheck
     },
     reset(session) {
       if (session === undefined || session === '') {

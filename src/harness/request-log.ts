@@ -47,6 +47,27 @@ export interface RequestRecord {
    * `ended` once it ended (everything sent, the client left, reset or stop).
    */
   stream?: 'open' | 'ended'
+  /**
+   * Where the request or its answer breaks the OpenAPI document of the `validate` option
+   * (docs/behaviour.md, "Traffic checked against a contract"); absent when it agrees, or when
+   * `validate` is unset.
+   */
+  violations?: Violation[]
+}
+
+/** One disagreement between an answered exchange and the `validate` document. */
+export interface Violation {
+  /** Whether the app's request or the mock's answer breaks the document. */
+  where: 'request' | 'response'
+  /**
+   * A JSON Pointer into the body for a body value (`/1/id`, `''` for the whole body), as
+   * `mockyard check` points into a data file; `/query/<name>`, `/path/<name>` or
+   * `/header/<name>` for a parameter; `''` for the operation, the status and the content type.
+   */
+  pointer: string
+  message: string
+  /** Where in the document the rule is written: `api/schemas.yaml#/User/properties/id/type`. */
+  schema: string
 }
 
 export interface RequestFilter {
@@ -229,6 +250,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const faults = new Array<FaultName | undefined>(limit).fill(undefined)
   /** Per slot: 0 no stream, 1 open, 2 ended. */
   const streams = new Uint8Array(limit)
+  /** Per slot, the violations of the `validate` document (rare: a sparse array, nothing per request otherwise). */
+  const violations = new Array<Violation[] | undefined>(limit)
   let clears = 0
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
@@ -285,6 +308,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     const response = responseBodies[slot]
     if (response !== undefined) record.responseBody = response === null ? null : responseBodyText(response, responseLengths[slot]!)
     if (streams[slot] !== 0) record.stream = streams[slot] === 1 ? 'open' : 'ended'
+    const broken = violations[slot]
+    if (broken !== undefined) record.violations = broken
     return record
   }
   const recordOf = (id: number): RequestRecord => {
@@ -344,6 +369,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         responseBodies[id % limit] = keptResponseBody(responseBody, encoder)
       }
       streams[id % limit] = input.stream === 'open' ? 1 : input.stream === 'ended' ? 2 : 0
+      if (input.violations !== undefined || violations[id % limit] !== undefined) violations[id % limit] = input.violations?.length ? input.violations : undefined
       // The record is final when it is added (the surface knows the status it sends), but for
       // a stream's end: waiters are told at once.
       tell(id)

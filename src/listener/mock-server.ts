@@ -3,6 +3,7 @@ import { formatMessage } from '../core/errors.js'
 import { createInstance, LISTENER_DEFAULTS, type Instance, type SurfaceDefaults } from '../config/instance.js'
 import type { MockyardOptions } from '../config/options.js'
 import { listeningLine } from './address.js'
+import { attachContract } from '../check/contract.js'
 import { listen, middlewareOf, type Middleware, type RunningServer } from './server.js'
 
 const SERVER_DEFAULTS: SurfaceDefaults = { ...LISTENER_DEFAULTS, bundled: true }
@@ -36,6 +37,7 @@ export class MockServer {
         ? await createInstance(input, SERVER_DEFAULTS, overrides)
         : await createInstance({ ...input, ...overrides }, SERVER_DEFAULTS)
     this.#options = this.#instance.options
+    await attachContract(this.#instance)
     return this.#instance
   }
 

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse, type MockResponse } from '../core/build-response.js'
 import { sessionOf } from '../harness/session.js'
+import { formatViolation } from '../harness/traffic-check.js'
 import type { Instance, Outcome, SurfaceRequest } from '../config/instance.js'
 import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from '../forward/body.js'
 import { badTargetResponse, headerGetter, requestTarget } from './wire.js'
@@ -176,6 +177,8 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
           const started = performance.now()
           void streamed.then(() => instance.logger.info(`${method} ${path} stream ended after ${Math.round(performance.now() - started)}ms`))
         }
+        // docs/behaviour.md, "Traffic checked against a contract": a warn line per violation.
+        if (outcome.violations) for (const violation of outcome.violations) instance.logger.warn(formatMessage(`contract: ${formatViolation({ method, url, status: response.status, file: info.file, route: info.route }, violation)}`))
         return
       }
       if (outcome.kind === 'handler') {

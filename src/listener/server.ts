@@ -10,6 +10,7 @@ import { listenerHandler, middlewareHandler } from './compose.js'
 import { notContinued } from '../forward/body.js'
 import { answerClientError, answerConnect, answerExpectation, headerGetter } from './wire.js'
 import type { MockyardOptions } from '../config/options.js'
+import { attachContract } from '../check/contract.js'
 
 
 export function packageInfo(): { name: string; description: string; version: string } {
@@ -128,6 +129,7 @@ function closeWaiting(server: Server, sockets: Set<Socket>): void {
  */
 export async function startMockServer(options: MockyardOptions | string = {}): Promise<RunningServer> {
   const instance = await createInstance(options, TEST_DEFAULTS)
+  await attachContract(instance)
   return listen(instance, instance.options.host ?? '127.0.0.1', instance.options.port ?? 0)
 }
 
@@ -156,7 +158,9 @@ export function middlewareOf(instance: Instance): Middleware {
  * app.use('/mock', await createMiddleware({ routes: 'mocks/routes.json', latency: 0 }))
  */
 export async function createMiddleware(options: MockyardOptions | string = {}): Promise<Middleware> {
-  return middlewareOf(await createInstance(options, LISTENER_DEFAULTS))
+  const instance = await createInstance(options, LISTENER_DEFAULTS)
+  await attachContract(instance)
+  return middlewareOf(instance)
 }
 
 /**

@@ -9,6 +9,7 @@ import { toFetchResponse, truncatedResponse, untilAborted } from '../core/fetch-
 import type { MockResponse } from '../core/build-response.js'
 import { NetworkFault, terminated } from './interception/network-fault.js'
 import { Unanswered } from '../harness/unhandled.js'
+import { formatViolation } from '../harness/traffic-check.js'
 import { surfaceRequestFromFetch, type Instance } from '../config/instance.js'
 import { startInterception, type Interception } from './interception/index.js'
 
@@ -18,6 +19,11 @@ export interface InstanceInterception extends Interception {
    * call, oldest first; the list starts empty again.
    */
   takeUnmatched(): string[]
+  /**
+   * The violations of the `validate` document since the last call, one line each (the request,
+   * the file and JSON pointer, the message, the schema path), oldest first; the list starts empty again.
+   */
+  takeViolations(): string[]
 }
 
 /**
@@ -34,11 +40,18 @@ export interface InstanceInterception extends Interception {
 export function interceptInstance(instance: Instance): InstanceInterception {
   const strategy = instance.options.onUnhandledRequest ?? 'error'
   const unmatched: string[] = []
+  const violations: string[] = []
   const interception = startInterception({
     strategy,
     async resolve(request) {
       const outcome = await instance.respond(surfaceRequestFromFetch(request))
-      if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, outcome.lifetime ?? instance.lifetime())
+      if (outcome.kind === 'route') {
+        if (outcome.violations) {
+          const exchange = { method: request.method.toUpperCase(), url: request.url, status: outcome.response.status, file: outcome.info.file, route: outcome.info.route }
+          for (const violation of outcome.violations) violations.push(formatViolation(exchange, violation))
+        }
+        return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, outcome.lifetime ?? instance.lifetime())
+      }
       if (outcome.kind === 'handler') return outcome.response
       // Nothing answers in process: recorded as such (status 0), then failed, warned or let
       // through, with this request's own explanation (docs/behaviour.md, "Unmatched requests").
@@ -51,6 +64,7 @@ export function interceptInstance(instance: Instance): InstanceInterception {
   return {
     dispose: () => interception.dispose(),
     takeUnmatched: () => unmatched.splice(0),
+    takeViolations: () => violations.splice(0),
   }
 }
 

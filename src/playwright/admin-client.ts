@@ -3,6 +3,7 @@ import { matchesFilter, type RequestFilter } from '../harness/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
 import { SESSION_HEADER } from '../harness/session.js'
 import type { LoggedRequest, RemoteHarness, WaitOptions } from '../harness/harness-api.js'
+import type { Coverage } from '../harness/traffic-check.js'
 
 export type { RequestFilter } from '../harness/request-log.js'
 export type { LoggedRequest }
@@ -26,6 +27,8 @@ export interface AdminClient extends RemoteHarness {
   routes(): Promise<RoutesConfig>
   /** Overrides routes (for the session, or for everyone) until the next reset: they replace what they answer, never merge. */
   useRoutes(routes: RoutesConfig): Promise<RoutesConfig>
+  /** The `validate` document's operations answered and never answered (`GET /__mockyard/coverage`); rejects when the listener runs without `--validate`. */
+  coverage(): Promise<Coverage>
 }
 
 /** The variable the Playwright helpers read the listener's URL from (`URL_VARIABLE` in ./index.ts). */
@@ -118,6 +121,9 @@ export function createAdminClient(url: string, options: { session?: string } = {
     },
     async useRoutes(routes) {
       return (await call(base + 'routes', url, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(routes) })) as RoutesConfig
+    },
+    async coverage() {
+      return (await call(base + 'coverage', url, { headers })) as Coverage
     },
   }
   return client

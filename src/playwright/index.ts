@@ -12,6 +12,7 @@ import { createAdminClient, ListenerUnreachableError, SESSION_HEADER, UNREACHABL
 import { installedPlaywrightVersion, missingUrlMessage } from './missing-url.js'
 
 export { createAdminClient, ListenerUnreachableError, SESSION_HEADER, type AdminClient, type LoggedRequest, type RequestFilter } from './admin-client.js'
+export type { Coverage, OperationCoverage, Violation } from '../harness/traffic-check.js'
 
 /** The environment variable that carries the listener's URL to the tests. */
 export const URL_VARIABLE = 'MOCKYARD_URL'

@@ -11,6 +11,7 @@ import type { MockyardOptions } from '../config/options.js'
 import { createHarness, type HarnessApi } from '../harness/harness-api.js'
 import { interceptInstance, type InstanceInterception } from '../node/intercept-instance.js'
 import { InterceptionActiveError } from '../node/interception/index.js'
+import { attachContract } from '../check/contract.js'
 
 /** The handle `setupMockServer()` returns: the harness API, per test. */
 export interface MockServerHandle extends HarnessApi {
@@ -88,6 +89,7 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
     // request under 'warn'): each printed once per load, on stderr, which Vitest shows with the
     // test. Data files are still read on first use, so a test file loads fast.
     instance = await createInstance(options, { latency: 0, watch: false, logLevel: 'warn', readOnFirstUse: true })
+    await attachContract(instance)
     try {
       interception = interceptInstance(instance)
     } catch (error) {
@@ -109,10 +111,18 @@ export function setupMockServer(options: MockyardOptions | string = {}): MockSer
     dropRepeatedCauses(errors, unmatched)
     const shown = shownMessages(errors)
     const messages = unmatched.filter((message) => !shown.some((text) => text.includes(message)))
+    const violations = interception?.takeViolations() ?? []
+    const parts: string[] = []
     if (messages.length > 0) {
-      const error = new Error(
-        formatMessage(`${messages.length === 1 ? 'a request' : `${messages.length} requests`} had no mock in this test:\n${messages.join('\n')}\nAdd a route or a handler (mocks.use()), or set onUnhandledRequest to 'warn' or 'bypass'.`),
-      )
+      parts.push(`${messages.length === 1 ? 'a request' : `${messages.length} requests`} had no mock in this test:\n${messages.join('\n')}\nAdd a route or a handler (mocks.use()), or set onUnhandledRequest to 'warn' or 'bypass'.`)
+    }
+    if (violations.length > 0) {
+      // docs/behaviour.md, "Traffic checked against a contract": fails the test as an unmatched request does.
+      const document = instance?.trafficCheck?.document ?? 'the validate document'
+      parts.push(`${violations.length === 1 ? 'a request or its answer breaks' : `${violations.length} violations of`} ${document} in this test:\n${violations.join('\n')}\nFix the mock's data file or the app's request, or the document if it is wrong.`)
+    }
+    if (parts.length > 0) {
+      const error = new Error(formatMessage(parts.join('\n')))
       // The failure is the explanation; where in mockyard it was thrown is no help.
       error.stack = `${error.name}: ${error.message}`
       throw error

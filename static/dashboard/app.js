@@ -135,6 +135,13 @@ function rowOf(record) {
   return row
 }
 
+/** A request's violations of the `validate` document, one line each: where, the JSON pointer, what, the schema path. */
+function violationsText(record) {
+  return record.violations
+    .map((v) => `${v.where}${v.where === 'response' && record.file ? ` ${record.file}` : ''}#${v.pointer}: ${v.message}${v.schema ? `\n  schema ${v.schema}` : ''}`)
+    .join('\n')
+}
+
 function renderRequests() {
   const f = filters()
   const shown = []
@@ -152,6 +159,9 @@ function renderRequests() {
     rows.append(rowOf(record))
     if (!record.matched && record.explanation) {
       rows.append(el('tr', { class: 'explain', 'data-for': record.id }, el('td', { colspan: '8' }, el('pre', { class: 'explanation', text: record.explanation }))))
+    }
+    if (record.violations) {
+      rows.append(el('tr', { class: 'explain', 'data-for': record.id }, el('td', { colspan: '8' }, el('pre', { class: 'explanation violations', text: violationsText(record) }))))
     }
   }
   body.replaceChildren(rows)
@@ -288,6 +298,7 @@ async function openDetail(id, focus = true) {
   fact('Duration', `${record.durationMs} ms`)
   const parts = [facts]
   if (!record.matched && record.explanation) parts.push(el('h3', { text: 'Why nothing answered' }), el('pre', { class: 'explanation', text: record.explanation }))
+  if (record.violations) parts.push(el('h3', { text: 'Breaks the contract (validate)' }), el('pre', { class: 'explanation violations', text: violationsText(record) }))
   parts.push(el('h3', { text: 'Request headers' }), headersTable(record.headers, 'Request headers'))
   parts.push(el('h3', { text: 'Request body' }), bodyView(record))
   parts.push(el('h3', { text: `Response ${statusText(record)}` }), headersTable(record.responseHeaders, 'Response headers'))

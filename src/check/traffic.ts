@@ -1,0 +1,379 @@
+/**
+ * The `validate` option's checker (docs/behaviour.md, "Traffic checked against a contract"): each
+ * exchange a route answers, checked against an OpenAPI document at run time (the operation, its
+ * parameters, the request body, the status, the content type and the response body), and the
+ * document's operations counted as they are answered (coverage). It reads the document the way
+ * `mockyard check --openapi` does (check-openapi.ts) and is loaded only when `validate` is set
+ * (contract.ts).
+ */
+import type { ErrorObject, ValidateFunction } from 'ajv'
+import type { RegExpEngine } from 'ajv/dist/types/index.js'
+import { normalizePath } from '../core/compile-routes.js'
+import type { MockResponse } from '../core/build-response.js'
+import type { Coverage, Exchange, TrafficCheck, Violation } from '../harness/traffic-check.js'
+import { basePathOf, deref, describeError, fit, isJsonType, loadOpenApi, mediaMatches, operationsOf, responseFor, type OpenApiDocument, type Operation } from './check-openapi.js'
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** An operation with what a request needs to be checked against it, worked out once. */
+interface Known {
+  operation: Operation
+  index: number
+  /** `GET /users/{id}`. */
+  name: string
+  /** The operation's pointer in the bundled document (`/paths/~1users/get`). */
+  pointer: string
+  /** The template's segments as written (`users`, `{id}`). */
+  template: string[]
+  parameters: Parameter[]
+}
+
+interface Parameter {
+  name: string
+  in: 'query' | 'path' | 'header'
+  required: boolean
+  /** The parameter's schema (dereferenced) and its pointer, when it has one. */
+  schema: Json | undefined
+  schemaPointer: string | undefined
+  /** `style: form, explode: false`: an array as `a=1,2`. */
+  commaSeparated: boolean
+}
+
+/** The operation a request reaches, or why none does. */
+type Found = { known: Known; segments: string[]; pattern: number } | { problem: string }
+
+/** How many request paths the operation lookup remembers (the same paths come again and again). */
+const LOOKUP_LIMIT = 1000
+
+/**
+ * Headers the document cannot declare as parameters (OpenAPI: `Accept`, `Content-Type` and
+ * `Authorization` are described elsewhere, and are ignored as header parameters).
+ */
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization'])
+
+/**
+ * Loads the document at `path` and returns its checker. Throws an Error saying why when the file
+ * is not a usable OpenAPI 3.0 or 3.1 document (a `DocumentError` for what the reader refused).
+ *
+ * @example
+ * const check = await loadTrafficCheck('/abs/api/openapi.yaml', (file) => displayPath(file, process.cwd()))
+ * check.check({ method: 'GET', url: 'http://api.test/v1/users', headers, body: null, response })
+ */
+export async function loadTrafficCheck(path: string, display: (file: string) => string): Promise<TrafficCheck> {
+  const api = await loadOpenApi(path, display, { regExp: await linearRegExp() })
+  return createTrafficCheck(api)
+}
+
+/**
+ * The engine of the schemas' `pattern`s at run time: RE2 (re2js), whose matching time is linear
+ * in the text, so a pattern such as `^(a+)+$` against `aaaa…!` cannot hold a request, and the
+ * server, for good (`mockyard check` runs patterns in a thread it can stop; a request cannot
+ * wait for one). A pattern RE2 cannot read (a lookaround, a backreference) runs with
+ * JavaScript's own engine.
+ */
+async function linearRegExp(): Promise<RegExpEngine> {
+  const { RE2JS } = await import('re2js')
+  const engine = (pattern: string, flags: string) => {
+    try {
+      const compiled = RE2JS.compile(pattern)
+      // ajv keys compiled patterns by their text.
+      return { test: (text: string) => compiled.test(text), toString: () => `/${pattern}/re2` }
+    } catch {
+      return new RegExp(pattern, flags)
+    }
+  }
+  // ajv names the engine in code it generates for standalone use (never here).
+  return Object.assign(engine, { code: 'mockyardLinearRegExp' })
+}
+
+/** The checker over a loaded document. */
+export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
+  const { doc } = api
+  const known: Known[] = operationsOf(doc).map((operation, index) => ({
+    operation,
+    index,
+    name: operation.name,
+    pointer: api.pointerOf(operation.operation) ?? `/paths/${operation.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${operation.method}`,
+    template: operation.path.split('/').filter(Boolean),
+    parameters: parametersOf(api, operation),
+  }))
+  const answered = new Array<number>(known.length).fill(0)
+  const lookups = new Map<string, Found>()
+  /** Per data file's bytes (the engine serves the same cached bytes each time) and schema: its violations. */
+  const checkedBodies = new WeakMap<Uint8Array, Map<string, Violation[]>>()
+  const where = (pointer: string) => api.locate(pointer)
+
+  /** The operation a method and path reach: the best fit of the document's paths (as `mockyard check` fits a route). */
+  function find(method: string, pathname: string): Found {
+    const key = `${method} ${pathname}`
+    let found = lookups.get(key)
+    if (found !== undefined) return found
+    const segments = normalizePath(pathname).split('/').filter(Boolean)
+    const atPath = new Set<string>()
+    const bestFor = (method: string) => {
+      let best: { known: Known; score: number; pattern: number } | undefined
+      for (const candidate of known) {
+        candidate.operation.patterns.forEach((pattern, index) => {
+          const score = fit(segments, pattern)
+          if (score === undefined) return
+          atPath.add(candidate.operation.method.toUpperCase())
+          if (candidate.operation.method === method && (!best || score > best.score)) best = { known: candidate, score, pattern: index }
+        })
+      }
+      return best
+    }
+    // HEAD is answered as GET where the document has no HEAD of its own.
+    const best = bestFor(method.toLowerCase()) ?? (method === 'HEAD' ? bestFor('get') : undefined)
+    if (best) found = { known: best.known, segments: pathname.split('/').filter(Boolean), pattern: best.pattern }
+    else if (atPath.size > 0) found = { problem: `${method} ${pathname} is not an operation of ${api.label} (the path has ${[...atPath].join(', ')})` }
+    else found = { problem: `no path of ${api.label} matches ${method} ${pathname}${baseHint(doc)}` }
+    if (lookups.size >= LOOKUP_LIMIT) lookups.clear()
+    lookups.set(key, found)
+    return found
+  }
+
+  /** Validates a value against the schema at a pointer; each error as a violation. */
+  function validate(value: unknown, schemaPointer: string, side: Violation['where'], prefix: string, describe: (error: ErrorObject) => string): Violation[] {
+    const validator: ValidateFunction = api.validatorAt(schemaPointer)
+    if (validator(value)) return []
+    return (validator.errors ?? []).filter((error) => !onlyTheOtherWay(doc, error, side)).map((error) => {
+      const parent = api.pointerOf(error.parentSchema)
+      return {
+        where: side,
+        pointer: `${prefix}${error.instancePath}`,
+        message: describe(error),
+        schema: where(parent !== undefined ? `${parent}/${error.keyword}` : error.schemaPath.replace(/^#/, schemaPointer)),
+      }
+    })
+  }
+
+  function checkParameters(known: Known, segments: string[], pattern: number, url: URL, headers: Exchange['headers']): Violation[] {
+    const violations: Violation[] = []
+    const base = known.operation.patterns[pattern]!.length - known.template.length
+    for (const parameter of known.parameters) {
+      let raw: string | string[] | undefined
+      if (parameter.in === 'path') {
+        const at = known.template.findIndex((segment) => segment === `{${parameter.name}}`)
+        const segment = at >= 0 ? segments[base + at] : undefined
+        raw = segment === undefined ? undefined : decodeSegment(segment)
+      } else if (parameter.in === 'query') {
+        const values = url.searchParams.getAll(parameter.name)
+        raw = values.length === 0 ? undefined : values
+      } else {
+        raw = headers.get(parameter.name) ?? undefined
+      }
+      const pointer = `/${parameter.in}/${parameter.name.replace(/~/g, '~0').replace(/\//g, '~1')}`
+      const what = `the ${parameter.in === 'header' ? 'header' : `${parameter.in} parameter`} "${parameter.name}"`
+      if (raw === undefined) {
+        if (parameter.required) violations.push({ where: 'request', pointer, message: `${what} is required by ${known.name}, and the request has none`, schema: where(`${known.pointer}/parameters`) })
+        continue
+      }
+      if (parameter.schema === undefined || parameter.schemaPointer === undefined || typeOf(parameter.schema) === 'object') continue
+      const value = coerce(doc, parameter.schema, raw, parameter.commaSeparated)
+      violations.push(...validate(value, parameter.schemaPointer, 'request', pointer, (error) => `${what} ${describeError(error)} (${known.name})`))
+    }
+    return violations
+  }
+
+  function checkRequestBody(known: Known, exchange: Exchange): Violation[] {
+    const requestBody = deref(doc, known.operation.operation.requestBody)
+    if (!isObject(requestBody)) return []
+    const bodyPointer = api.pointerOf(requestBody) ?? `${known.pointer}/requestBody`
+    const body = exchange.body
+    if (body === null || body.byteLength === 0) {
+      return requestBody.required === true ? [{ where: 'request', pointer: '', message: `${known.name} requires a request body, and the request has none`, schema: where(`${bodyPointer}/required`) }] : []
+    }
+    const content = isObject(requestBody.content) ? requestBody.content : {}
+    const types = Object.keys(content)
+    if (types.length === 0) return []
+    const type = exchange.headers.get('content-type') ?? ''
+    const media = types.find((declared) => mediaMatches(declared, type))
+    if (media === undefined) {
+      const sent = type === '' ? 'without a content type' : `as ${type.split(';')[0]}`
+      return [{ where: 'request', pointer: '', message: `the request body is sent ${sent}, which ${known.name} does not accept (it declares ${types.join(', ')})`, schema: where(`${bodyPointer}/content`) }]
+    }
+    const mediaObject = deref(doc, content[media])
+    if (!isJsonType(type) || !isObject(mediaObject) || mediaObject.schema === undefined) return []
+    const value = parseJson(body)
+    if (value === NOT_JSON) return [{ where: 'request', pointer: '', message: `the request body is not valid JSON, and ${known.name} takes ${media}`, schema: where(`${bodyPointer}/content`) }]
+    const schemaPointer = `${api.pointerOf(content[media]) ?? api.pointerOf(mediaObject)}/schema`
+    return validate(value, schemaPointer, 'request', '', (error) => `${describeError(error)} (request body of ${known.name})`)
+  }
+
+  function checkResponse(known: Known, response: MockResponse): Violation[] {
+    const status = response.status
+    // A fault (a dropped connection) sends no status: nothing to check.
+    if (typeof status !== 'number' || status === 0) return []
+    const responses = isObject(known.operation.operation.responses) ? known.operation.operation.responses : {}
+    const found = responseFor(doc, known.operation.operation, status)
+    if (!found) {
+      const statuses = Object.keys(responses).join(', ')
+      return [{ where: 'response', pointer: '', message: `${known.name} declares no response for status ${status} (it declares ${statuses || 'none'})`, schema: where(`${known.pointer}/responses`) }]
+    }
+    const responsePointer = api.pointerOf(found.response) ?? `${known.pointer}/responses/${found.key}`
+    const plain = isPlainBody(response)
+    const bodyLength = plain ? (response.body === null ? 0 : typeof response.body === 'string' ? response.body.length : response.body.byteLength) : -1
+    // A plain empty body has no content type to agree with (a 204, a HEAD, an empty file).
+    if (bodyLength === 0) return []
+    const content = isObject(found.response.content) ? found.response.content : {}
+    const types = Object.keys(content)
+    const type = response.headers['content-type'] ?? ''
+    if (types.length === 0) {
+      return [{ where: 'response', pointer: '', message: `${known.name} declares no body for status ${status} (response ${found.key}), but the answer has one${type ? ` (${type.split(';')[0]})` : ''}`, schema: where(responsePointer) }]
+    }
+    const media = types.find((declared) => mediaMatches(declared, type))
+    if (media === undefined) {
+      const sent = type === '' ? 'without a content type' : `as ${type.split(';')[0]}`
+      return [{ where: 'response', pointer: '', message: `the answer is sent ${sent}, which ${known.name} does not declare for status ${status} (it declares ${types.join(', ')})`, schema: where(`${responsePointer}/content`) }]
+    }
+    // Streams, events and faults: the status and the content type only.
+    if (!plain) return []
+    const mediaObject = deref(doc, content[media])
+    if (!isJsonType(type) || !isObject(mediaObject) || mediaObject.schema === undefined) return []
+    const schemaPointer = `${api.pointerOf(content[media]) ?? api.pointerOf(mediaObject)}/schema`
+    const body = response.body!
+    // A data file's bytes are the engine's cached ones: checked once per schema.
+    const cached = typeof body === 'string' ? undefined : checkedBodies.get(body)?.get(schemaPointer)
+    if (cached !== undefined) return cached
+    const value = parseJson(body)
+    const violations =
+      value === NOT_JSON
+        ? [{ where: 'response' as const, pointer: '', message: `the answer's body is not valid JSON, and ${known.name} answers ${media} for status ${status}`, schema: where(`${responsePointer}/content`) }]
+        : validate(value, schemaPointer, 'response', '', (error) => `${describeError(error)} (response ${found.key} of ${known.name})`)
+    if (typeof body !== 'string') {
+      let bySchema = checkedBodies.get(body)
+      if (bySchema === undefined) checkedBodies.set(body, (bySchema = new Map()))
+      bySchema.set(schemaPointer, violations)
+    }
+    return violations
+  }
+
+  return {
+    document: api.label,
+    check(exchange) {
+      const url = new URL(exchange.url)
+      const found = find(exchange.method, url.pathname)
+      if ('problem' in found) return [{ where: 'request', pointer: '', message: found.problem, schema: where('/paths') }]
+      answered[found.known.index]!++
+      return [...checkParameters(found.known, found.segments, found.pattern, url, exchange.headers), ...checkRequestBody(found.known, exchange), ...checkResponse(found.known, exchange.response)]
+    },
+    count(method, url) {
+      const found = find(method, new URL(url).pathname)
+      if (!('problem' in found)) answered[found.known.index]!++
+    },
+    coverage(): Coverage {
+      const operations = known.map((entry) => {
+        const operationId = entry.operation.operation.operationId
+        return { method: entry.operation.method.toUpperCase(), path: entry.operation.path, ...(typeof operationId === 'string' ? { operationId } : {}), answered: answered[entry.index]! }
+      })
+      const count = operations.filter((operation) => operation.answered > 0).length
+      const never = operations.filter((operation) => operation.answered === 0)
+      const lines = [`${api.label}: ${count} of ${operations.length} operations answered${never.length > 0 ? '; never answered:' : ''}`]
+      for (const operation of never) lines.push(`  ${operation.method} ${operation.path}${operation.operationId ? ` (${operation.operationId})` : ''}`)
+      return { document: api.label, operations, answered: count, total: operations.length, text: lines.join('\n') }
+    },
+  }
+}
+
+/**
+ * Whether an error is a `required` property that OpenAPI requires only the other way: a
+ * `readOnly` property is required in answers, never in requests; a `writeOnly` one the reverse
+ * (one `User` schema serves the POST body without `id` and the answer with it).
+ */
+function onlyTheOtherWay(doc: Json, error: ErrorObject, side: Violation['where']): boolean {
+  if (error.keyword !== 'required' || !isObject(error.parentSchema)) return false
+  const properties = deref(doc, error.parentSchema.properties)
+  const property = isObject(properties) ? deref(doc, properties[String((error.params as { missingProperty?: unknown }).missingProperty)]) : undefined
+  return isObject(property) && property[side === 'request' ? 'readOnly' : 'writeOnly'] === true
+}
+
+/** The parameters of an operation (the path item's, replaced by the operation's of the same name and place). */
+function parametersOf(api: OpenApiDocument, operation: Operation): Parameter[] {
+  const byKey = new Map<string, Parameter>()
+  for (const list of [operation.pathItem.parameters, operation.operation.parameters]) {
+    if (!Array.isArray(list)) continue
+    for (const raw of list) {
+      const parameter = deref(api.doc, raw)
+      if (!isObject(parameter) || typeof parameter.name !== 'string') continue
+      const place = parameter.in
+      if (place !== 'query' && place !== 'path' && place !== 'header') continue
+      if (place === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase())) continue
+      const schema = deref(api.doc, parameter.schema)
+      const schemaPointer = parameter.schema === undefined ? undefined : api.pointerOf(parameter.schema)
+      byKey.set(`${place} ${parameter.name}`, {
+        name: parameter.name,
+        in: place,
+        required: place === 'path' || parameter.required === true,
+        schema: isObject(schema) ? schema : undefined,
+        schemaPointer,
+        commaSeparated: place !== 'query' || parameter.explode === false,
+      })
+    }
+  }
+  return [...byKey.values()]
+}
+
+/** The one type a schema names (`[integer, null]` is integer), when it names one. */
+function typeOf(schema: Json): string | undefined {
+  if (typeof schema.type === 'string') return schema.type
+  if (Array.isArray(schema.type)) return schema.type.find((type) => type !== 'null') as string | undefined
+  return undefined
+}
+
+/**
+ * A parameter's text as the value its schema describes: numbers and booleans from their text
+ * (text that is neither stays text, and fails the schema), arrays from each value or a
+ * comma-separated one. Everything on the wire is text: this is what a server's parser does.
+ */
+function coerce(doc: Json, schema: Json, raw: string | string[], commaSeparated: boolean): unknown {
+  const type = typeOf(schema)
+  if (type === 'array') {
+    let values = Array.isArray(raw) ? raw : [raw]
+    if (commaSeparated && values.length === 1) values = values[0]!.split(',')
+    const items = deref(doc, schema.items)
+    return values.map((value) => (isObject(items) ? coerce(doc, items, value, false) : value))
+  }
+  const text = Array.isArray(raw) ? raw[raw.length - 1]! : raw
+  if (type === 'integer' || type === 'number') return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text
+  if (type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text
+  if (type === 'null' && text === '') return null
+  return text
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+/** Whether an answer is a plain body (bytes, text or none): a stream, `events` or a fault is not. */
+function isPlainBody(response: MockResponse): response is MockResponse & { body: Uint8Array | string | null } {
+  const loose = response as unknown as Record<string, unknown>
+  if (loose.stream !== undefined || loose.events !== undefined || loose.fault !== undefined) return false
+  const body = response.body
+  if (body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) return false
+  return !/^text\/event-stream\b/i.test(response.headers['content-type'] ?? '')
+}
+
+const NOT_JSON = Symbol('not JSON')
+const decoder = new TextDecoder()
+
+function parseJson(body: Uint8Array | string): unknown {
+  let text = typeof body === 'string' ? body : decoder.decode(body)
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
+  try {
+    return JSON.parse(text)
+  } catch {
+    return NOT_JSON
+  }
+}
+
+/** The servers' base paths, for a request no path matches. */
+function baseHint(doc: Json): string {
+  if (!Array.isArray(doc.servers) || doc.servers.length === 0) return ''
+  return ` (the servers' base path: ${(doc.servers as unknown[]).map(basePathOf).join(', ')})`
+}

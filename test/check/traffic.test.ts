@@ -1,0 +1,145 @@
+/**
+ * The `validate` checker on its own (src/check/traffic.ts), over documents written to disk: the
+ * answers other than a plain body (streams, `events`, faults) are checked for status and content
+ * type only, HEAD is checked as GET, 3.0's `nullable` and `default` responses apply, and an
+ * undeclared query parameter is no violation.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadTrafficCheck } from '../../src/check/traffic.js'
+import type { MockResponse } from '../../src/core/build-response.js'
+import type { Exchange, TrafficCheck } from '../../src/harness/traffic-check.js'
+
+let root: string
+let check: TrafficCheck
+let check30: TrafficCheck
+
+const DOC_31 = {
+  openapi: '3.1.0',
+  info: { title: 't', version: '1' },
+  servers: [{ url: 'https://{host}/api/{version}', variables: { host: { default: 'x.test' }, version: { default: 'v3' } } }],
+  paths: {
+    '/feed': {
+      get: {
+        responses: {
+          200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', required: ['items'] } } } },
+          default: { description: 'error', content: { 'application/problem+json': { schema: { type: 'object', required: ['title'] } } } },
+        },
+      },
+    },
+    '/users': {
+      post: {
+        requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } } },
+        responses: { 201: { description: 'created', content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } } } },
+      },
+    },
+    '/events': { get: { responses: { 200: { description: 'a stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } } } },
+  },
+}
+
+Object.assign(DOC_31, {
+  components: {
+    schemas: {
+      User: { type: 'object', required: ['id', 'email', 'password'], properties: { id: { type: 'integer', readOnly: true }, email: { type: 'string' }, password: { type: 'string', writeOnly: true } } },
+    },
+  },
+})
+
+const DOC_30 = {
+  openapi: '3.0.3',
+  info: { title: 't', version: '1' },
+  paths: {
+    '/pets/{id}': {
+      get: {
+        parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+        responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string', nullable: true } }, additionalProperties: false } } } } },
+      },
+    },
+  },
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'mockyard-traffic-'))
+  writeFileSync(join(root, 'v31.json'), JSON.stringify(DOC_31))
+  writeFileSync(join(root, 'v30.json'), JSON.stringify(DOC_30))
+  check = await loadTrafficCheck(join(root, 'v31.json'), (file) => file.slice(root.length + 1))
+  check30 = await loadTrafficCheck(join(root, 'v30.json'), (file) => file.slice(root.length + 1))
+})
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+const headers = (values: Record<string, string> = {}): Exchange['headers'] => ({ get: (name) => values[name.toLowerCase()] ?? null })
+const exchange = (method: string, url: string, response: Partial<MockResponse> & Record<string, unknown>): Exchange => ({
+  method,
+  url,
+  headers: headers(),
+  body: null,
+  response: { status: 200, headers: { 'content-type': 'application/json' }, body: null, ...response } as MockResponse,
+})
+
+describe('answers other than a plain body: status and content type only', () => {
+  it('a streamed answer is not parsed, whatever it carries', () => {
+    const stream = new ReadableStream()
+    expect(check.check(exchange('GET', 'https://x.test/api/v3/feed', { body: stream as never, stream: true }))).toEqual([])
+    expect(check.check(exchange('GET', 'https://x.test/api/v3/feed', { body: '{"not":"items"}', stream: true }))).toEqual([])
+  })
+
+  it('an events answer with a content type the operation does not declare is one violation', () => {
+    expect(check.check(exchange('GET', 'https://x.test/api/v3/feed', { headers: { 'content-type': 'text/event-stream' }, body: 'data: 1\n\n', events: [{ data: 1 }] }))).toEqual([
+      { where: 'response', pointer: '', message: 'the answer is sent as text/event-stream, which GET /feed does not declare for status 200 (it declares application/json)', schema: 'v31.json#/paths/~1feed/get/responses/200/content' },
+    ])
+    expect(check.check(exchange('GET', 'https://x.test/api/v3/events', { headers: { 'content-type': 'text/event-stream' }, body: 'data: 1\n\n' }))).toEqual([])
+  })
+
+  it('a fault that sends no status is not checked; a faulted status falls to `default`', () => {
+    expect(check.check(exchange('GET', 'https://x.test/api/v3/feed', { status: 0, fault: 'reset' }))).toEqual([])
+    expect(check.check(exchange('GET', 'https://x.test/api/v3/feed', { status: 503, headers: { 'content-type': 'application/problem+json' }, body: '{}', fault: 'truncate' }))).toEqual([])
+    expect(check.check(exchange('GET', 'https://x.test/api/v3/feed', { status: 503, headers: { 'content-type': 'application/problem+json' }, body: '{}' }))).toEqual([
+      { where: 'response', pointer: '', message: "must have required property 'title' (response default of GET /feed)", schema: 'v31.json#/paths/~1feed/get/responses/default/content/application~1problem+json/schema/required' },
+    ])
+  })
+})
+
+describe('the operation and the parameters', () => {
+  it('the base path comes from the server variables; HEAD is checked as GET; an undeclared query parameter is no violation', () => {
+    expect(check.check(exchange('HEAD', 'https://x.test/api/v3/feed?_=123', { body: null }))).toEqual([])
+    expect(check.check(exchange('GET', 'https://x.test/feed', { body: '{"items":[]}' }))).toEqual([
+      { where: 'request', pointer: '', message: "no path of v31.json matches GET /feed (the servers' base path: /api/v3)", schema: 'v31.json#/paths' },
+    ])
+  })
+
+  it("3.0: nullable is honoured, and a path parameter is read as its type", () => {
+    expect(check30.check(exchange('GET', 'http://localhost/pets/7', { body: '{"name":null}' }))).toEqual([])
+    expect(check30.check(exchange('GET', 'http://localhost/pets/seven', { body: '{"name":"Rex","age":3}' }))).toEqual([
+      { where: 'request', pointer: '/path/id', message: 'the path parameter "id" must be integer (GET /pets/{id})', schema: 'v30.json#/paths/~1pets~1{id}/get/parameters/0/schema/type' },
+      { where: 'response', pointer: '', message: 'must NOT have additional properties ("age") (response 200 of GET /pets/{id})', schema: 'v30.json#/paths/~1pets~1{id}/get/responses/200/content/application~1json/schema/additionalProperties' },
+    ])
+  })
+
+  it('the same data file bytes are validated once, and keep their violations', () => {
+    const bytes = new TextEncoder().encode('{"name":5}')
+    const first = check30.check(exchange('GET', 'http://localhost/pets/1', { body: bytes }))
+    expect(first).toHaveLength(1)
+    expect(check30.check(exchange('GET', 'http://localhost/pets/2', { body: bytes }))).toEqual(first)
+  })
+
+  it('a readOnly property is required in answers only, a writeOnly one in requests only', () => {
+    const post = (body: string, answer: string) => ({ ...exchange('POST', 'https://x.test/api/v3/users', { status: 201, body: answer }), headers: headers({ 'content-type': 'application/json' }), body: new TextEncoder().encode(body) })
+    expect(check.check(post('{"email":"a@b.test","password":"x"}', '{"id":1,"email":"a@b.test"}'))).toEqual([])
+    expect(check.check(post('{"password":"x"}', '{"email":"a@b.test"}')).map((v) => `${v.where} ${v.message}`)).toEqual([
+      "request must have required property 'email' (request body of POST /users)",
+      "response must have required property 'id' (response 201 of POST /users)",
+    ])
+  })
+
+  it('coverage counts each operation answered, in the document order', () => {
+    const coverage = check.coverage()
+    expect(coverage.operations).toEqual([
+      { method: 'GET', path: '/feed', answered: 7 },
+      { method: 'POST', path: '/users', answered: 2 },
+      { method: 'GET', path: '/events', answered: 1 },
+    ])
+    expect(coverage.text).toBe('v31.json: 3 of 3 operations answered')
+  })
+})
