@@ -29,13 +29,13 @@ export function loadOperationScanner(): Promise<OperationScanner> {
   return import('./graphql-operation.js').then(({ scanOperation }) => {
     const remembered = new Map<string, ScannedDocument>()
     return (document: string) => {
+      // A long document is scanned every time (and never hashed for the lookup).
+      if (document.length > REMEMBERED_LENGTH) return scanOperation(document)
       let scanned = remembered.get(document)
       if (scanned === undefined) {
         scanned = scanOperation(document)
-        if (document.length <= REMEMBERED_LENGTH) {
-          if (remembered.size >= REMEMBERED_DOCUMENTS) remembered.clear()
-          remembered.set(document, scanned)
-        }
+        if (remembered.size >= REMEMBERED_DOCUMENTS) remembered.clear()
+        remembered.set(document, scanned)
       }
       return scanned
     }

@@ -90,6 +90,11 @@ describe('GraphQL operation entries, in the engine', () => {
     expect(await send(engine, '/graphql', post({ query: 'query Op17 { a }' }))).toEqual({ status: 200, body: '{"id":2}' })
     expect(await send(engine, '/graphql', post({ query: 'query Op3 { a }' }))).toEqual({ status: 200, body: '{"id":1}' })
     expect((await send(engine, '/graphql', post({ query: 'query Op99 { a }' }))).status).toBe(0)
+    // More documents in turn than an engine remembers, twice over: each still gets its own entry.
+    for (let i = 0; i < 80; i++) {
+      const n = i % 40
+      expect(await send(engine, '/graphql', post({ query: `query Op${n} { a }` }))).toEqual({ status: 200, body: n === 17 ? '{"id":2}' : '{"id":1}' })
+    }
   })
 
   it('answers a huge document at once, not read past the token limit', async () => {
