@@ -120,10 +120,20 @@ afterAll(async () => {
   removeTempDirs()
 })
 
+describe('the listener', () => {
+  it('reads the session from the mockyard-session cookie when the header is absent (a browser navigation)', async () => {
+    const get = async (headers: Record<string, string>) => fileOf(await (await fetch(`${listener.url}/v1/who`, { headers })).text())
+    expect(await get({ cookie: 'mockyard-session=s11' })).toBe('s11.json')
+    expect(await get({ cookie: 'mockyard-session=s11', 'x-mockyard-session': 's12' })).toBe('s12.json')
+    expect(await listener.requests({ session: 's11' })).toHaveLength(1)
+  })
+})
+
 describe('propagateSessions()', () => {
   it('carries the session of the incoming request to fetch and http.get calls to the listener, by header and by cookie', async () => {
     propagation = propagateSessions({ targets: listener.url })
     const to = `${listener.url}/v1/who`
+    const before = (await listener.requests({ path: '/v1/who' })).length
     expect(fileOf(await render({ via: 'fetch', to }, { header: 's1' }))).toBe('s1.json')
     expect(fileOf(await render({ via: 'http', to }, { header: 's2' }))).toBe('s2.json')
     expect(fileOf(await render({ via: 'fetch', to }, { cookie: 's3' }))).toBe('s3.json')
@@ -131,7 +141,7 @@ describe('propagateSessions()', () => {
     // No session in, none out: the shared state answers.
     expect(fileOf(await render({ via: 'fetch', to }))).toBe('shared.json')
     expect(fileOf(await render({ via: 'http', to }))).toBe('shared.json')
-    const logged = await listener.requests({ path: '/v1/who' })
+    const logged = (await listener.requests({ path: '/v1/who' })).slice(before)
     expect(logged.map((r) => r.session ?? '')).toEqual(['s1', 's2', 's3', 's4', '', ''])
   })
 
