@@ -47,8 +47,7 @@ const test = base.extend<{ app: Recorder; other: Recorder }>({
     other.server.close()
   },
   baseURL: async ({ app }, use) => use(app.url),
-  ...mockyardFixtures(),
-})
+}).extend(mockyardFixtures())
 
 test('a navigation to the app carries the session as the cookie, not as the header', async ({ page, mockyard, app }) => {
   await page.goto('/page')
