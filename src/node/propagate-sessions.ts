@@ -78,10 +78,10 @@ export function propagateSessions(options: PropagateSessionsOptions = {}): Propa
     installed = { targets: [], dispose: () => (installed = undefined) }
     return installed
   }
-  const keys = new Set(targets.map(originKey))
+  const isTarget = targetTest(targets)
   const undoIncoming = hookIncoming()
-  const onFetch = (message: unknown) => addToFetch(message as { request: UndiciRequest }, keys)
-  const onHttp = (message: unknown) => addToClientRequest(message as { request: ClientRequest }, keys)
+  const onFetch = (message: unknown) => addToFetch(message as { request: UndiciRequest }, isTarget)
+  const onHttp = (message: unknown) => addToClientRequest(message as { request: ClientRequest }, isTarget)
   diagnosticsChannel.subscribe('undici:request:create', onFetch)
   diagnosticsChannel.subscribe('http.client.request.created', onHttp)
   installed = {
@@ -151,16 +151,9 @@ interface UndiciRequest {
   addHeader(name: string, value: string): unknown
 }
 
-function addToFetch({ request }: { request: UndiciRequest }, keys: ReadonlySet<string>): void {
+function addToFetch({ request }: { request: UndiciRequest }, isTarget: (origin: string) => boolean): void {
   const session = current.getStore()
-  if (!session) return
-  let key: string
-  try {
-    key = originKey(String(request.origin))
-  } catch {
-    return
-  }
-  if (!keys.has(key) || hasSessionHeader(request.headers)) return
+  if (!session || !isTarget(String(request.origin)) || hasSessionHeader(request.headers)) return
   request.addHeader(SESSION_HEADER, session)
 }
 
@@ -171,11 +164,11 @@ function hasSessionHeader(headers: string[] | string): boolean {
   return false
 }
 
-function addToClientRequest({ request }: { request: ClientRequest }, keys: ReadonlySet<string>): void {
+function addToClientRequest({ request }: { request: ClientRequest }, isTarget: (origin: string) => boolean): void {
   const session = current.getStore()
   if (!session) return
   const destination = clientRequestOrigin(request)
-  if (destination === undefined || !keys.has(destination)) return
+  if (destination === undefined || !isTarget(destination)) return
   if (!request.headersSent) {
     if (request.getHeader(SESSION_HEADER) === undefined) request.setHeader(SESSION_HEADER, session)
     return
@@ -188,7 +181,7 @@ function addToClientRequest({ request }: { request: ClientRequest }, keys: Reado
   internal._header = `${head.slice(0, -2)}${SESSION_HEADER}: ${session}\r\n\r\n`
 }
 
-/** Where a client request goes, as an origin key; `undefined` when it cannot be told (a Unix socket, no Host). */
+/** Where a client request goes, as an origin; `undefined` when it cannot be told (a Unix socket, no Host). */
 function clientRequestOrigin(request: ClientRequest): string | undefined {
   const internal = request as unknown as { socketPath?: string; _header?: string }
   if (internal.socketPath) return undefined
@@ -198,7 +191,7 @@ function clientRequestOrigin(request: ClientRequest): string | undefined {
     const url = new URL(`${request.protocol}//${hostHeader}`)
     // The name connected to is `request.host`; the Host header gives the port.
     if (hostKey(url.hostname) !== hostKey(request.host)) return undefined
-    return originKey(url.href)
+    return url.origin
   } catch {
     return undefined
   }
@@ -223,6 +216,28 @@ function targetOrigins(targets: string[] | string | undefined): string[] {
     origins.push(url.origin)
   }
   return origins
+}
+
+/**
+ * Whether an origin (`http://127.0.0.1:4010`) is one of the targets'. The verdicts are kept per
+ * origin text (an app talks to a handful of origins), so the hot path parses no URL; at most
+ * 256 are kept, then the rest are worked out each time.
+ */
+function targetTest(targets: readonly string[]): (origin: string) => boolean {
+  const keys = new Set(targets.map(originKey))
+  const verdicts = new Map<string, boolean>()
+  return (origin) => {
+    let verdict = verdicts.get(origin)
+    if (verdict === undefined) {
+      try {
+        verdict = keys.has(originKey(origin))
+      } catch {
+        verdict = false
+      }
+      if (verdicts.size < 256) verdicts.set(origin, verdict)
+    }
+    return verdict
+  }
 }
 
 /** Loopback names are one host: `localhost`, `127.0.0.1` and `[::1]`. */
