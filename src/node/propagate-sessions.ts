@@ -108,11 +108,12 @@ type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boole
 /** Runs every server's `'request'` handlers in the request's session context; returns the undo. */
 function hookIncoming(): () => void {
   const prototypes = [http.Server.prototype, https.Server.prototype] as unknown as { emit: Emit }[]
-  const originals = prototypes.map((prototype) => Object.prototype.hasOwnProperty.call(prototype, 'emit') ? prototype.emit : undefined)
-  for (const prototype of prototypes) {
+  let active = true
+  const hooks = prototypes.map((prototype) => {
+    const own = Object.prototype.hasOwnProperty.call(prototype, 'emit')
     const emit = prototype.emit
-    prototype.emit = function emitInSession(this: unknown, event, ...args) {
-      if (event !== 'request') return emit.call(this, event, ...args)
+    const hooked: Emit = function emitInSession(this: unknown, event, ...args) {
+      if (event !== 'request' || !active) return emit.call(this, event, ...args)
       const req = args[0] as IncomingMessage
       const session = incomingSession(req)
       if (session) bindEvents(req, session)
@@ -120,12 +121,17 @@ function hookIncoming(): () => void {
       // handler must not lend that request's session to its own clients.
       return current.run(session, () => emit.call(this, event, ...args))
     }
-  }
+    prototype.emit = hooked
+    return { prototype, own, emit, hooked }
+  })
   return () => {
-    prototypes.forEach((prototype, i) => {
-      if (originals[i]) prototype.emit = originals[i]
+    active = false
+    for (const { prototype, own, emit, hooked } of hooks) {
+      // Something wrapped it after us (an APM agent): leave its wrapper; ours now only passes on.
+      if (prototype.emit !== hooked) continue
+      if (own) prototype.emit = emit
       else delete (prototype as { emit?: Emit }).emit
-    })
+    }
   }
 }
 

@@ -223,6 +223,27 @@ describe('propagateSessions()', () => {
     expect(fileOf(await render({ via: 'fetch', to: `${listener.url}/v1/who` }, { header: 's1' }))).toBe('shared.json')
   })
 
+  it('dispose() leaves a wrapper installed after it in place (an APM agent): requests still reach the app, without sessions', async () => {
+    propagation = propagateSessions({ targets: listener.url })
+    const prototype = http.Server.prototype as unknown as { emit: (...args: unknown[]) => boolean }
+    const before = prototype.emit
+    let wrapped = 0
+    prototype.emit = function (this: unknown, ...args: unknown[]) {
+      if (args[0] === 'request') wrapped++
+      return before.apply(this, args)
+    }
+    const theirs = prototype.emit
+    try {
+      propagation.dispose()
+      propagation = undefined
+      expect(prototype.emit).toBe(theirs)
+      expect(fileOf(await render({ via: 'fetch', to: `${listener.url}/v1/who` }, { header: 's1' }))).toBe('shared.json')
+      expect(wrapped).toBeGreaterThan(0)
+    } finally {
+      prototype.emit = before
+    }
+  })
+
   it('without MOCKYARD_URL or targets: one warning, and nothing is added', async () => {
     const saved = process.env.MOCKYARD_URL
     delete process.env.MOCKYARD_URL
