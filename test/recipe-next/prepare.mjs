@@ -13,8 +13,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url))
 const modules = `${here}node_modules/`
 
 if (!existsSync(`${modules}next/package.json`)) {
+  // `npm install --no-save` rather than `npm ci`: the versions are the lockfile's either way, but
+  // `npm ci` refuses a lockfile written behind a registry mirror that lacks Next's SWC binaries
+  // for other systems (optional packages); `--no-save` leaves the lockfile as it is.
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-  const status = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: here, stdio: 'inherit' }).status
+  const status = spawnSync(npm, ['install', '--no-save', '--no-audit', '--no-fund'], { cwd: here, stdio: 'inherit' }).status
   if (status !== 0) process.exit(status ?? 1)
 }
 if (!existsSync(`${root}dist/node/index.js`)) {
