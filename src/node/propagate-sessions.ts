@@ -96,11 +96,6 @@ export function propagateSessions(options: PropagateSessionsOptions = {}): Propa
   return installed
 }
 
-/** The session carried by the code running now (the incoming request's), or `undefined`. */
-export function currentSession(): string | undefined {
-  return current.getStore()
-}
-
 // ---- incoming requests ----
 
 type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boolean
