@@ -80,8 +80,21 @@ export function propagateSessions(options: PropagateSessionsOptions = {}): Propa
   }
   const isTarget = targetTest(targets)
   const undoIncoming = hookIncoming()
-  const onFetch = (message: unknown) => addToFetch(message as { request: UndiciRequest }, isTarget)
-  const onHttp = (message: unknown) => addToClientRequest(message as { request: ClientRequest }, isTarget)
+  // A subscriber's throw would reach the app as an uncaught exception: never let one out.
+  const onFetch = (message: unknown) => {
+    try {
+      addToFetch(message as { request: UndiciRequest }, isTarget)
+    } catch {
+      // The request goes out without the header, as if it had no session.
+    }
+  }
+  const onHttp = (message: unknown) => {
+    try {
+      addToClientRequest(message as { request: ClientRequest }, isTarget)
+    } catch {
+      // As above.
+    }
+  }
   diagnosticsChannel.subscribe('undici:request:create', onFetch)
   diagnosticsChannel.subscribe('http.client.request.created', onHttp)
   installed = {
@@ -130,10 +143,18 @@ function hookIncoming(): () => void {
   }
 }
 
-/** The incoming request's session: the header, else the cookie; `''` for none. */
+/**
+ * The incoming request's session: the header, else the cookie; `''` for none, and for a value
+ * that could not be sent on as a header (a decoded cookie may hold control characters: sent
+ * on, they would split the header).
+ */
 function incomingSession(req: IncomingMessage): string {
-  return sessionOf(req.headers)
+  const session = sessionOf(req.headers)
+  return SENDABLE.test(session) ? session : ''
 }
+
+/** A header value that needs no escaping: visible ASCII, spaces and tabs inside, nothing else. */
+const SENDABLE = /^[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?$/
 
 /** The request's own events (body chunks, `end`) run in the session's context too. */
 function bindEvents(req: IncomingMessage, session: string): void {

@@ -32,8 +32,8 @@ async function serve(server: Server, host = '127.0.0.1'): Promise<string> {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`
 }
 
-/** `http.get` to a URL, the body as text (what an app using `http` does). */
-function httpGet(url: string, headers: Record<string, string> = {}): Promise<string> {
+/** `http.get` to a URL, the body as text (what an app using `http` does); headers as an object or as Node's flat array. */
+function httpGet(url: string, headers: Record<string, string> | string[] = {}): Promise<string> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (res) => {
@@ -63,7 +63,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const params: Record<string, string> = req.method === 'POST' ? JSON.parse(await new Promise<string>((done) => readBody(req, done))) : Object.fromEntries(query)
   if (params.wait) await delay(Number(params.wait))
   const headers: Record<string, string> = params.own ? { 'x-mockyard-session': params.own } : {}
-  const body = params.via === 'http' ? await httpGet(params.to!, headers) : await (await fetch(params.to!, { headers })).text()
+  const body =
+    params.via === 'http' ? await httpGet(params.to!, params.raw ? ['host', new URL(params.to!).host, ...Object.entries(headers).flat()] : headers) : await (await fetch(params.to!, { headers })).text()
   res.end(body)
 }
 
@@ -138,11 +139,13 @@ describe('propagateSessions()', () => {
     expect(fileOf(await render({ via: 'http', to }, { header: 's2' }))).toBe('s2.json')
     expect(fileOf(await render({ via: 'fetch', to }, { cookie: 's3' }))).toBe('s3.json')
     expect(fileOf(await render({ via: 'http', to }, { cookie: 's4' }))).toBe('s4.json')
+    // Headers given to http.get as an array are stored at once: the session is added to them.
+    expect(fileOf(await render({ via: 'http', to, raw: '1' }, { header: 's5' }))).toBe('s5.json')
     // No session in, none out: the shared state answers.
     expect(fileOf(await render({ via: 'fetch', to }))).toBe('shared.json')
     expect(fileOf(await render({ via: 'http', to }))).toBe('shared.json')
     const logged = (await listener.requests({ path: '/v1/who' })).slice(before)
-    expect(logged.map((r) => r.session ?? '')).toEqual(['s1', 's2', 's3', 's4', '', ''])
+    expect(logged.map((r) => r.session ?? '')).toEqual(['s1', 's2', 's3', 's4', 's5', '', ''])
   })
 
   it('localhost, 127.0.0.1 and [::1] are one host: a target named localhost matches calls to 127.0.0.1', async () => {
@@ -185,6 +188,7 @@ describe('propagateSessions()', () => {
     propagation = propagateSessions({ targets: listener.url })
     expect(fileOf(await render({ via: 'fetch', to: `${listener.url}/v1/who`, own: 's9' }, { header: 's1' }))).toBe('s9.json')
     expect(fileOf(await render({ via: 'http', to: `${listener.url}/v1/who`, own: 's9' }, { header: 's1' }))).toBe('s9.json')
+    expect(fileOf(await render({ via: 'http', to: `${listener.url}/v1/who`, own: 's9', raw: '1' }, { header: 's1' }))).toBe('s9.json')
   })
 
   it('keeps the session through a body read with callbacks (data/end events)', async () => {
@@ -193,6 +197,17 @@ describe('propagateSessions()', () => {
       const res = await fetch(`${appUrl}/render`, { method: 'POST', headers: { cookie: 'mockyard-session=s10' }, body: JSON.stringify({ via, to: `${listener.url}/v1/who` }) })
       expect(fileOf(await res.text())).toBe('s10.json')
     }
+  })
+
+  it('a cookie whose decoded value could not be a header value carries no session, and the app keeps serving', async () => {
+    propagation = propagateSessions({ targets: listener.url })
+    for (const params of [{ via: 'fetch' }, { via: 'http' }, { via: 'http', raw: '1' }]) {
+      expect(fileOf(await render({ ...params, to: `${listener.url}/v1/who` }, { cookie: 's1%0D%0Ax-injected:%201' }))).toBe('shared.json')
+      expect(fileOf(await render({ ...params, to: `${listener.url}/v1/who` }, { cookie: '%C3%A9t%C3%A9' }))).toBe('shared.json')
+    }
+    const logged = await listener.requests({ path: '/v1/who' })
+    expect(logged.filter((r) => 'x-injected' in r.headers)).toEqual([])
+    expect(fileOf(await render({ via: 'fetch', to: `${listener.url}/v1/who` }, { cookie: 's2' }))).toBe('s2.json')
   })
 
   it('work begun outside a request carries no session', async () => {
