@@ -201,7 +201,7 @@ describe('propagateSessions()', () => {
 
   it('a cookie whose decoded value could not be a header value carries no session, and the app keeps serving', async () => {
     propagation = propagateSessions({ targets: listener.url })
-    for (const params of [{ via: 'fetch' }, { via: 'http' }, { via: 'http', raw: '1' }]) {
+    for (const params of [{ via: 'fetch' }, { via: 'http' }, { via: 'http', raw: '1' }] as Record<string, string>[]) {
       expect(fileOf(await render({ ...params, to: `${listener.url}/v1/who` }, { cookie: 's1%0D%0Ax-injected:%201' }))).toBe('shared.json')
       expect(fileOf(await render({ ...params, to: `${listener.url}/v1/who` }, { cookie: '%C3%A9t%C3%A9' }))).toBe('shared.json')
     }
