@@ -162,6 +162,9 @@ console.log('| --- | --- | --- |')
 console.log(`| off | ${summary.off.rps.toFixed(0)} | ${summary.off.cpu.toFixed(1)} µs |`)
 console.log(`| on | ${summary.on.rps.toFixed(0)} | ${summary.on.cpu.toFixed(1)} µs |`)
 console.log(`| on / off | ${(summary.on.rps / summary.off.rps).toFixed(3)} | ${(summary.on.cpu / summary.off.cpu).toFixed(3)} (target: at most 1.05) |`)
+// The same round's two runs share the machine's load best: their ratio, round by round.
+const paired = runs.on.map((run, i) => run.cpuPerRequest / runs.off[i].cpuPerRequest)
+console.log(`CPU per request on/off, paired by round: median ${median(paired).toFixed(3)} (${paired.map((r) => r.toFixed(3)).join(', ')})`)
 
 // ---- 2. cross-session leaks ----
 

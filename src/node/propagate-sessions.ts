@@ -111,7 +111,7 @@ export function propagateSessions(options: PropagateSessionsOptions = {}): Propa
 
 // ---- incoming requests ----
 
-type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boolean
+type Emit = (this: unknown, ...args: unknown[]) => boolean
 
 /** Runs every server's `'request'` handlers in the request's session context; returns the undo. */
 function hookIncoming(): () => void {
@@ -120,14 +120,15 @@ function hookIncoming(): () => void {
   const hooks = prototypes.map((prototype) => {
     const own = Object.prototype.hasOwnProperty.call(prototype, 'emit')
     const emit = prototype.emit
-    const hooked: Emit = function emitInSession(this: unknown, event, ...args) {
-      if (event !== 'request' || !active) return emit.call(this, event, ...args)
-      const req = args[0] as IncomingMessage
-      const session = incomingSession(req)
-      if (session) bindEvents(req, session)
+    const hooked = function emitInSession(this: unknown, event: unknown, req: unknown) {
+      // `arguments` as they came: no copy of them on every event of every server.
+      const args = arguments as unknown as unknown[]
+      if (event !== 'request' || !active) return emit.apply(this, args)
+      const session = incomingSession(req as IncomingMessage)
+      if (session) bindEvents(req as IncomingMessage, session)
       // Every request gets a context, '' for none: a server started inside another request's
       // handler must not lend that request's session to its own clients.
-      return current.run(session, () => emit.call(this, event, ...args))
+      return current.run(session, applyEmit, emit, this, args)
     }
     prototype.emit = hooked
     return { prototype, own, emit, hooked }
@@ -159,9 +160,14 @@ const SENDABLE = /^[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?$/
 /** The request's own events (body chunks, `end`) run in the session's context too. */
 function bindEvents(req: IncomingMessage, session: string): void {
   const emit = req.emit as Emit
-  req.emit = function emitInSession(this: unknown, ...args: Parameters<Emit>) {
-    return current.run(session, () => emit.apply(this, args))
+  req.emit = function emitInSession(this: unknown) {
+    return current.run(session, applyEmit, emit, this, arguments as unknown as unknown[])
   } as typeof req.emit
+}
+
+/** `emit.apply(self, args)`, as a function `run` calls: no closure per event. */
+function applyEmit(emit: Emit, self: unknown, args: unknown[]): boolean {
+  return emit.apply(self, args)
 }
 
 // ---- outgoing requests ----
