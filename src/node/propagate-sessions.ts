@@ -51,14 +51,23 @@ export interface PropagatedSessions {
 /** The session of the incoming request being handled, `undefined` outside any. */
 const current = new AsyncLocalStorage<string>()
 
-let installed: PropagatedSessions | undefined
+/** What the calls so far installed: the targets, and the undo of the hooks once made. */
+interface Installed {
+  readonly handle: PropagatedSessions
+  targets: string[]
+  isTarget: (origin: string) => boolean
+  unhook?: () => void
+  warned: boolean
+}
+
+let installed: Installed | undefined
 
 /**
  * Carries each incoming request's session (`x-mockyard-session`, else the `mockyard-session`
  * cookie) to the `fetch` and `http(s)` requests made while handling it, as the
  * `x-mockyard-session` header, for the mock listener's origins only (`MOCKYARD_URL`, or
- * `targets`). With neither, it warns once and does nothing. A second call is a no-op and returns
- * the first call's handle.
+ * `targets`). With neither, it warns once and does nothing. A second call hooks nothing again:
+ * it adds the targets it names (if any are new) and returns the first call's handle.
  *
  * @example
  * // instrumentation.ts (Next.js)
@@ -67,46 +76,71 @@ let installed: PropagatedSessions | undefined
  * }
  */
 export function propagateSessions(options: PropagateSessionsOptions = {}): PropagatedSessions {
-  if (installed) return installed
-  const targets = targetOrigins(options.targets ?? process.env[URL_VARIABLE])
-  if (targets.length === 0) {
-    ;(options.logger ?? console).warn(
-      formatMessage(
-        `propagateSessions(): no mock listener to carry sessions to: set ${URL_VARIABLE} (the URL the CLI prints, "mockyard listening on ...") or pass { targets: ['http://127.0.0.1:4010'] }. Nothing is carried.`,
-      ),
-    )
-    installed = { targets: [], dispose: () => (installed = undefined) }
-    return installed
+  const wanted = targetOrigins(options.targets ?? process.env[URL_VARIABLE])
+  const state = (installed ??= createInstalled())
+  const added = wanted.filter((origin) => !state.targets.includes(origin))
+  if (added.length > 0) {
+    state.targets.push(...added)
+    state.isTarget = targetTest(state.targets)
   }
-  const isTarget = targetTest(targets)
-  const undoIncoming = hookIncoming()
+  if (state.targets.length === 0) {
+    if (!state.warned) {
+      ;(options.logger ?? console).warn(
+        formatMessage(
+          `propagateSessions(): no mock listener to carry sessions to: set ${URL_VARIABLE} (the URL the CLI prints, "mockyard listening on ...") or pass { targets: ['http://127.0.0.1:4010'] }. Nothing is carried.`,
+        ),
+      )
+      state.warned = true
+    }
+    return state.handle
+  }
+  state.unhook ??= hook(state)
+  return state.handle
+}
+
+function createInstalled(): Installed {
+  const state: Installed = {
+    handle: {
+      get targets() {
+        return [...state.targets]
+      },
+      dispose() {
+        state.unhook?.()
+        if (installed === state) installed = undefined
+      },
+    },
+    targets: [],
+    isTarget: () => false,
+    warned: false,
+  }
+  return state
+}
+
+/** Hooks incoming requests and both outgoing channels; returns the undo. */
+function hook(state: Installed): () => void {
+  const unhookIncoming = hookIncoming()
   // A subscriber's throw would reach the app as an uncaught exception: never let one out.
   const onFetch = (message: unknown) => {
     try {
-      addToFetch(message as { request: UndiciRequest }, isTarget)
+      addToFetch(message as { request: UndiciRequest }, state.isTarget)
     } catch {
       // The request goes out without the header, as if it had no session.
     }
   }
   const onHttp = (message: unknown) => {
     try {
-      addToClientRequest(message as { request: ClientRequest }, isTarget)
+      addToClientRequest(message as { request: ClientRequest }, state.isTarget)
     } catch {
       // As above.
     }
   }
   diagnosticsChannel.subscribe('undici:request:create', onFetch)
   diagnosticsChannel.subscribe('http.client.request.created', onHttp)
-  installed = {
-    targets,
-    dispose() {
-      undoIncoming()
-      diagnosticsChannel.unsubscribe('undici:request:create', onFetch)
-      diagnosticsChannel.unsubscribe('http.client.request.created', onHttp)
-      installed = undefined
-    },
+  return () => {
+    unhookIncoming()
+    diagnosticsChannel.unsubscribe('undici:request:create', onFetch)
+    diagnosticsChannel.unsubscribe('http.client.request.created', onHttp)
   }
-  return installed
 }
 
 // ---- incoming requests ----

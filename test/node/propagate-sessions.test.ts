@@ -230,9 +230,19 @@ describe('propagateSessions()', () => {
     expect(swapped).toEqual([])
   })
 
-  it('a second call is a no-op returning the same handle; dispose() unhooks', async () => {
+  it('a second call hooks nothing twice and returns the same handle; one naming another target adds it; dispose() unhooks', async () => {
     propagation = propagateSessions({ targets: listener.url })
+    expect(propagateSessions({ targets: listener.url })).toBe(propagation)
+    const before = (await listener.requests({ path: '/v1/who' })).length
+    for (const via of ['fetch', 'http']) expect(fileOf(await render({ via, to: `${listener.url}/v1/who` }, { header: 's1' }))).toBe('s1.json')
+    // Added once, not once per call ("s1, s1" would be another session).
+    expect((await listener.requests({ path: '/v1/who' })).slice(before).map((r) => r.headers['x-mockyard-session'])).toEqual(['s1', 's1'])
+
     expect(propagateSessions({ targets: thirdUrl })).toBe(propagation)
+    expect(propagation.targets).toEqual([listener.url, thirdUrl])
+    await render({ via: 'fetch', to: `${thirdUrl}/api` }, { header: 's1' })
+    expect(thirdSaw.map((headers) => headers['x-mockyard-session'])).toEqual(['s1'])
+
     propagation.dispose()
     propagation = undefined
     expect(fileOf(await render({ via: 'fetch', to: `${listener.url}/v1/who` }, { header: 's1' }))).toBe('shared.json')
@@ -274,6 +284,10 @@ describe('propagateSessions()', () => {
     expect(propagation.targets).toEqual([])
     expect(fileOf(await render({ via: 'fetch', to: `${listener.url}/v1/who` }, { header: 's1' }))).toBe('shared.json')
     expect(fileOf(await render({ via: 'http', to: `${listener.url}/v1/who` }, { header: 's1' }))).toBe('shared.json')
+    // Told a target later (MOCKYARD_URL was set after the first call), it starts carrying.
+    expect(propagateSessions({ targets: listener.url })).toBe(propagation)
+    expect(fileOf(await render({ via: 'http', to: `${listener.url}/v1/who` }, { header: 's1' }))).toBe('s1.json')
+    expect(warned).toHaveLength(1)
   })
 
   it('a target that is not a URL is an error naming it', () => {
