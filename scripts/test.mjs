@@ -36,10 +36,12 @@ if (existsSync('.tmp/vitest.json')) {
 } else failed++
 if (vitestStatus !== 0) ok = false
 
-// Playwright: the root config (the listener and worker projects) and the recipe's own config
-// (test/recipe: webServer entries, as an app's config has them). A test that did not run (no
-// browser, a failed global setup) counts as failed, never as absent.
-const playwrightConfigs = ['playwright.config.ts', 'test/recipe/playwright.config.ts'].filter((file) => existsSync(file))
+// Playwright: the root config (the listener and worker projects) and the recipes' own configs
+// (test/recipe: webServer entries, as an app's config has them; test/recipe-next: the
+// server-side rendering recipe, Next.js and Express, whose config installs its own dependencies
+// from its lockfile on first use). A test that did not run (no browser, a failed global setup)
+// counts as failed, never as absent.
+const playwrightConfigs = ['playwright.config.ts', 'test/recipe/playwright.config.ts', 'test/recipe-next/playwright.config.ts'].filter((file) => existsSync(file))
 if (playwrightConfigs.length > 0 && process.argv.length <= 2) {
   const browser = await ensureChromium()
   // A browser extracted from @sparticuz/chromium is handed on, so each config finds it at once.

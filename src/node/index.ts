@@ -15,3 +15,4 @@ export { startRecorder, type RecorderOptions, type RunningRecorder } from '../re
 export { importHar, type ImportHarOptions, type ImportHarResult } from '../record/har.js'
 export { createRecordWriter, type RecordWriter, type RecordWriterOptions, type RecordResult, type RecordSummary } from '../record/writer.js'
 export type { RecordedExchange } from '../record/exchange.js'
+export { propagateSessions, type PropagateSessionsOptions, type PropagatedSessions } from './propagate-sessions.js'

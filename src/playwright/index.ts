@@ -5,11 +5,12 @@
  * its own session on it. Does not import Playwright itself: pass the fixtures to your `test`.
  */
 import { randomUUID } from 'node:crypto'
-import type { Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions } from '@playwright/test'
+import type { BrowserContext, Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions } from '@playwright/test'
 import type { MockyardOptions } from '../config/options.js'
 import { startMockServer } from '../listener/server.js'
 import { createAdminClient, ListenerUnreachableError, SESSION_HEADER, UNREACHABLE, type AdminClient } from './admin-client.js'
 import { installedPlaywrightVersion, missingUrlMessage } from './missing-url.js'
+import { SESSION_COOKIE } from '../harness/session.js'
 
 export { createAdminClient, ListenerUnreachableError, SESSION_HEADER, type AdminClient, type LoggedRequest, type RequestFilter } from './admin-client.js'
 export type { Coverage, OperationCoverage, Violation } from '../harness/traffic-check.js'
@@ -55,8 +56,11 @@ export interface MockyardTestFixtures {
 
 /**
  * Fixtures for `test.extend()`: `mockyard` (an admin client bound to a fresh session) and a
- * `page` whose requests all carry that session, so parallel workers never see each other's
- * sequences, overrides or request log. The session is reset after the test.
+ * `page` whose requests carry that session, so parallel workers never see each other's
+ * sequences, overrides or request log. The session is reset after the test. It is sent as the
+ * `x-mockyard-session` header to the listener's origin, and as the `mockyard-session` cookie for
+ * the listener's origin and the app's (`baseURL`): navigations, server components and server
+ * actions carry it to an app server, where `propagateSessions()` passes it on.
  *
  * The listener's URL is `options.url` when given, else `MOCKYARD_URL` (set by `globalSetup()`,
  * or by a `webServer` entry whose `wait.stdout` captures `(?<mockyard_url>...)`).
@@ -89,10 +93,40 @@ export function mockyardFixtures(
         throw error
       }
     },
-    page: async ({ page, mockyard }, use) => {
-      await page.context().setExtraHTTPHeaders({ [SESSION_HEADER]: mockyard.session })
+    page: async ({ page, mockyard, baseURL }, use) => {
+      await carrySession(page.context(), mockyard, baseURL)
       await use(page)
     },
   }
 }
 
+/** Loopback names are one host (`localhost`, `127.0.0.1`, `[::1]`), as in propagateSessions(). */
+function sameOrigin(a: URL, b: URL): boolean {
+  const host = (url: URL) => (['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) ? 'loopback' : url.hostname)
+  return a.protocol === b.protocol && host(a) === host(b) && (a.port || a.protocol) === (b.port || b.protocol)
+}
+
+/**
+ * Gives the browser context the test's session: the header on requests to the listener's
+ * origin only (a custom header to other origins would make them answer CORS preflights), and
+ * the cookie for the listener's and the app's origins. A header the page sets itself wins.
+ */
+async function carrySession(context: BrowserContext, mockyard: MockyardFixture, baseURL: string | undefined): Promise<void> {
+  const listener = new URL(mockyard.url)
+  const origins = [listener.origin]
+  if (baseURL) {
+    try {
+      origins.push(new URL(baseURL).origin)
+    } catch {
+      // Not a URL: Playwright says so itself at the first navigation.
+    }
+  }
+  await context.addCookies(origins.map((url) => ({ name: SESSION_COOKIE, value: mockyard.session, url, sameSite: 'Lax' as const })))
+  await context.route(
+    (url) => sameOrigin(url, listener),
+    async (route) => {
+      const headers = route.request().headers()
+      await route.fallback({ headers: { ...headers, [SESSION_HEADER]: headers[SESSION_HEADER] ?? mockyard.session } })
+    },
+  )
+}

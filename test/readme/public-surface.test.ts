@@ -58,6 +58,7 @@ describe('the public surface', () => {
       'createMiddleware',
       'createRecordWriter',
       'importHar',
+      'propagateSessions',
       'startMockServer',
       'startRecorder',
       'validateOptions',
