@@ -3,7 +3,7 @@ import type { RequestHandler } from 'msw'
 import type { Engine } from '../core/create-engine.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { DEFAULT_BODY_LIMIT, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_LATENCY_MS } from '../core/defaults.js'
-import { createPipeline, pipelineRequestFromFetch, type PipelineStats, type Outcome, type PipelineRequest, type RespondOptions } from '../harness/pipeline.js'
+import { createPipeline, pipelineRequestFromFetch, type Pipeline, type PipelineStats, type Outcome, type PipelineRequest, type RespondOptions } from '../harness/pipeline.js'
 import type { RequestLog } from '../harness/request-log.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
@@ -88,6 +88,8 @@ export interface Instance {
   inspect(session?: string): { engine: Engine; overrides: RoutesConfig[]; sessionOverrides: RoutesConfig[]; overriddenSessions: string[] }
   /** The per-session state held now (sessions counted, engines, sessions with sequence positions). */
   stats(): PipelineStats
+  /** A WebSocket opened on a request's path: the route's script, or why none (docs/behaviour.md, "WebSocket"). */
+  openSocket: Pipeline['openSocket']
   close(): Promise<void>
 }
 
@@ -165,6 +167,7 @@ export async function createInstance(
     respond: pipeline.respond,
     use: pipeline.use,
     stats: pipeline.stats,
+    openSocket: pipeline.openSocket,
     useRoutes(input, session = '') {
       let routes: RoutesConfig
       let files = inlineFiles
@@ -201,6 +204,7 @@ export async function createInstance(
     reset: pipeline.reset,
     async close() {
       source.close()
+      pipeline.close()
     },
   }
 }

@@ -13,6 +13,8 @@ import { createRequestLog, type LogEntry, type RequestInput, type RequestLog } f
 import type { EngineRequest } from '../core/parse-request.js'
 import type { MockResponse } from '../core/build-response.js'
 import { createSessionBound, DEFAULT_SESSION_LIMIT } from './sessions.js'
+import { openSocket, type SocketScript, type UnmatchedSocket } from './websocket.js'
+import { explainUnmatched } from '../core/explain-unmatched.js'
 import type { Logger } from '../core/types.js'
 
 /** A request as every surface hands it over: the engine's view plus a lazy Fetch `Request`. */
@@ -109,6 +111,11 @@ export interface Pipeline {
   lifetime(session?: string): AbortSignal
   /** Ends everything open (every session's lifetime): the surface is stopping. */
   close(): void
+  /**
+   * A WebSocket opened on the request's path (docs/behaviour.md, "WebSocket"): the script of the
+   * route's `websocket` steps in the session's table, or why none answers (the surface settles it).
+   */
+  openSocket(request: Pick<PipelineRequest, 'url' | 'logHeaders'>, options?: { session?: string }): SocketScript | UnmatchedSocket
 }
 
 /**
@@ -171,6 +178,14 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     lifetimes.get(session)?.abort()
     lifetimes.delete(session)
   }
+  const lifetimeOf = (session = ''): AbortSignal => {
+    let controller = lifetimes.get(session)
+    if (controller === undefined) {
+      controller = new AbortController()
+      lifetimes.set(session, controller)
+    }
+    return controller.signal
+  }
   const endLifetimes = () => {
     for (const controller of lifetimes.values()) controller.abort()
     lifetimes.clear()
@@ -186,6 +201,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const limit = options.sessionLimit ?? DEFAULT_SESSION_LIMIT
   // docs/behaviour.md, "Sessions": at most sessions.limit sessions keep state; LRU dropped first.
   const sessions = createSessionBound(limit, (session) => {
+    // What it holds open (sockets, streams) ends with its state.
+    endLifetime(session)
     forgetSession(session)
     options.logger?.debug(formatMessage(`session ${JSON.stringify(session.slice(0, 80))} dropped: more than ${limit} sessions are live (sessions.limit). It starts afresh if it returns.`))
   })
@@ -335,16 +352,24 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       for (const override of overrides.values()) sequenceSessions += override.engine.sequenceSessions
       return { sessions: sessions.size, engines: 1 + overrides.size, sequenceSessions }
     },
-    lifetime(session = '') {
-      let controller = lifetimes.get(session)
-      if (controller === undefined) {
-        controller = new AbortController()
-        lifetimes.set(session, controller)
-      }
-      return controller.signal
-    },
+    lifetime: lifetimeOf,
     close() {
       endLifetimes()
+    },
+    openSocket(request, socketOptions = {}) {
+      const session = socketOptions.session ?? ''
+      sessions.touch(session)
+      const table = engineFor(session).table
+      return openSocket({
+        table,
+        session,
+        url: request.url,
+        headers: request.logHeaders,
+        add: (input) => log.add(input),
+        lifetime: lifetimeOf(session),
+        explainPath: () => formatMessage(explainUnmatched(table, { method: 'GET', url: new URL(request.url) })),
+        logError: engineOptions.logger ? (message) => engineOptions.logger!.error(message) : undefined,
+      })
     },
     reset(session) {
       if (session === undefined || session === '') {

@@ -39,6 +39,15 @@ export interface RequestRecord {
    * dashboard shows such a body as its type and size.
    */
   responseBody?: string | null
+  /**
+   * `'websocket'` for a WebSocket record (docs/behaviour.md, "WebSocket"): the connection
+   * (no `direction`, status 101), or one message (`direction`, method `MESSAGE`); absent for HTTP.
+   */
+  kind?: 'websocket'
+  /** A WebSocket message's direction: `'in'` from the client, `'out'` from mockyard. */
+  direction?: 'in' | 'out'
+  /** A WebSocket message as text (binary as UTF-8), cut past `BODY_LIMIT` like a body (also in `body`). */
+  data?: string
 }
 
 export interface RequestFilter {
@@ -55,7 +64,7 @@ export interface RequestFilter {
  * into its own byte store at once; the ISO time, the redacted headers and the body text are
  * built only when the log is read.
  */
-export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'headers' | 'body' | 'responseHeaders' | 'explanation' | 'responseBody'> {
+export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'headers' | 'body' | 'responseHeaders' | 'explanation' | 'responseBody' | 'data'> {
   /** `Date.now()` when the request arrived, or an ISO string. */
   time: number | string
   /**
@@ -104,6 +113,11 @@ export interface RequestLog {
 }
 
 export const BODY_LIMIT = 64 * 1024
+
+/** What a WebSocket record is, per slot (0: an HTTP request). */
+const SOCKET_CONNECTION = 1
+const SOCKET_IN = 2
+const SOCKET_OUT = 3
 
 /** Copies headers with secrets redacted. */
 export function redactHeaders(headers: Iterable<[string, string]>): Record<string, string> {
@@ -215,6 +229,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   /** Per slot, the response body kept (`undefined`: the surface recorded none; `null`: empty) and its whole length (-1: kept whole). */
   const responseBodies = new Array<Uint8Array | string | null | undefined>(limit).fill(undefined)
   const responseLengths = new Float64Array(limit)
+  /** Per slot, what a WebSocket record is (`SOCKET_KINDS`), 0 for HTTP. */
+  const socketKinds = new Uint8Array(limit)
   let clears = 0
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
@@ -269,6 +285,14 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     if (explanations[slot] !== undefined) record.explanation = explanations[slot] as string
     const response = responseBodies[slot]
     if (response !== undefined) record.responseBody = response === null ? null : responseBodyText(response, responseLengths[slot]!)
+    const socketKind = socketKinds[slot]!
+    if (socketKind !== 0) {
+      record.kind = 'websocket'
+      if (socketKind !== SOCKET_CONNECTION) {
+        record.direction = socketKind === SOCKET_IN ? 'in' : 'out'
+        record.data = record.body ?? ''
+      }
+    }
     return record
   }
   const recordOf = (id: number): RequestRecord => {
@@ -310,6 +334,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         },
         oldestId(),
       )
+      socketKinds[id % limit] = input.kind !== 'websocket' ? 0 : input.direction === 'in' ? SOCKET_IN : input.direction === 'out' ? SOCKET_OUT : SOCKET_CONNECTION
       const responseBody = input.responseBody
       if (responseBody === undefined || responseBody === null || responseBody.length === 0) responseBodies[id % limit] = responseBody === undefined ? undefined : null
       else {

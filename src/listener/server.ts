@@ -10,6 +10,8 @@ import { listenerHandler, middlewareHandler } from './compose.js'
 import { notContinued } from '../forward/body.js'
 import { answerClientError, answerConnect, answerExpectation, headerGetter } from './wire.js'
 import type { MockyardOptions } from '../config/options.js'
+import { DEFAULT_SESSION_LIMIT } from '../harness/sessions.js'
+import { createSocketServer } from './websocket.js'
 
 
 export function packageInfo(): { name: string; description: string; version: string } {
@@ -67,6 +69,13 @@ export async function listen(instance: Instance, host: string, port: number): Pr
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
+  // WebSocket upgrades on the same port (docs/behaviour.md, "WebSocket"): an upgraded connection
+  // is no HTTP connection any more; stop() closes it with a close frame.
+  const webSockets = createSocketServer(instance, { limit, maxSockets: instance.options.sessions?.limit ?? DEFAULT_SESSION_LIMIT })
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    sockets.delete(socket)
+    webSockets.handle(req, socket, head)
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {
@@ -86,6 +95,7 @@ export async function listen(instance: Instance, host: string, port: number): Pr
       stopping ??= new Promise<void>((resolve) => {
         // docs/behaviour.md, "The dashboard": its event streams are not requests to wait for.
         closeEventStreams(instance)
+        webSockets.close(graceMs)
         // Keep-alive connections close as soon as they are idle; responses in flight (latency
         // included) get `graceMs`, then their connections go too. A connection whose request has
         // not fully arrived (a head still being sent, a client that opened a socket and waits)
