@@ -8,6 +8,8 @@ import { toFetchResponse } from '../core/fetch-request.js'
 import { Unanswered } from '../harness/unhandled.js'
 import { surfaceRequestFromFetch, type Instance } from '../config/instance.js'
 import { startInterception, type Interception } from './interception/index.js'
+import type { InterceptedSocket } from './interception/websocket.js'
+import { messageText } from '../core/websocket.js'
 
 export interface InstanceInterception extends Interception {
   /**
@@ -44,9 +46,49 @@ export function interceptInstance(instance: Instance): InstanceInterception {
       return new Unanswered(outcome.explanation)
     },
     warn: (message) => instance.logger.warn(message),
+    onWebSocket: (connection) => answerSocket(instance, connection, strategy, unmatched),
   })
   return {
     dispose: () => interception.dispose(),
     takeUnmatched: () => unmatched.splice(0),
   }
+}
+
+/**
+ * A WebSocket the global `WebSocket` opened in process (docs/behaviour.md, "WebSocket"): the
+ * route's steps drive it; where no route has steps it follows `onUnhandledRequest` as a request
+ * would (recorded with status 0; 'error' fails the socket, the others let it reach the network).
+ */
+function answerSocket(instance: Instance, { client, server }: InterceptedSocket, strategy: string, unmatched: string[]): void {
+  const opened = instance.openSocket({ url: client.url.href, logHeaders: [] })
+  if (opened.kind === 'unmatched') {
+    opened.settle(0)
+    if (strategy === 'error') {
+      unmatched.push(opened.explanation())
+      // What a browser's socket does when nothing answers: an error event, then a close (1006).
+      client.socket.dispatchEvent(new Event('error'))
+      client.close(1006, 'no mock answers this WebSocket')
+      return
+    }
+    if (strategy === 'warn') instance.logger.warn(opened.explanation())
+    server.connect()
+    return
+  }
+  // The interceptor delivers a message in a microtask, and drops it if the socket is closing by
+  // then: a close waits for the messages sent before it.
+  const running = opened.accept({
+    send: (data) => client.send(data),
+    close: (code, reason) => queueMicrotask(() => client.close(code, reason)),
+    drop: () =>
+      queueMicrotask(() => {
+        client.socket.dispatchEvent(new Event('error'))
+        client.close(1006)
+      }),
+  })
+  client.addEventListener('message', (event) => {
+    const text = messageText(event.data as string | ArrayBuffer | Blob)
+    if (typeof text === 'string') running.message(text)
+    else void text.then((value) => running.message(value))
+  })
+  client.addEventListener('close', () => running.closed())
 }

@@ -19,6 +19,7 @@ import { interceptClientRequests, type InterceptedRequest } from './client-reque
 import { currentFetchClasses } from './fetch-semantics.js'
 import { withoutOwnFrames } from '../own-frames.js'
 import { patchFetch } from './patch-fetch.js'
+import { interceptWebSockets, type InterceptedSocket } from './websocket.js'
 import { applyUnhandled, isUnhandledStrategy, Unanswered, type UnhandledRequestStrategy } from '../../harness/unhandled.js'
 
 /** The one unhandled-request strategy type (src/harness/unhandled.ts). */
@@ -48,6 +49,11 @@ export interface InterceptionOptions {
   explain?(request: Request): string | Promise<string>
   /** Where 'warn' prints. Default: `console.warn`. */
   warn?(message: string): void
+  /**
+   * Answers the WebSockets the global `WebSocket` opens (websocket.ts, loaded with the first one);
+   * without it they are not intercepted.
+   */
+  onWebSocket?(connection: InterceptedSocket): void
 }
 
 export interface Interception {
@@ -191,6 +197,7 @@ export function startInterception(options: InterceptionOptions): Interception {
   const unpatchFetch = patchFetch({ resolve, unhandled }, currentFetchClasses())
   const stopClientRequests = interceptClientRequests(onRequest)
   const stopXhr = typeof globalThis.XMLHttpRequest === 'function' ? interceptXhr(onRequest) : undefined
+  const stopWebSockets = options.onWebSocket ? interceptWebSockets(options.onWebSocket) : undefined
 
   let disposed = false
   const handle = {
@@ -200,6 +207,7 @@ export function startInterception(options: InterceptionOptions): Interception {
       unpatchFetch?.()
       stopClientRequests()
       stopXhr?.()
+      stopWebSockets?.()
       if (activeInterception() === handle) setActiveInterception(undefined)
     },
   }
