@@ -214,11 +214,12 @@ export function answersOf(route: Json, key: string, method: MethodKey): ModelAns
 /**
  * The data files a route's `websocket` steps send (`{ "file": name }` as a step's `send`, or as
  * an item of its array), with their pointer tokens; `path` is the steps' own (`[key, 'websocket']`).
+ * A name is as written (the validator says when it is not a string).
  */
-export function socketFilesOf(steps: unknown, path: Path): Array<{ name: string; path: Path }> {
-  const found: Array<{ name: string; path: Path }> = []
+export function socketFilesOf(steps: unknown, path: Path): Array<{ name: unknown; path: Path }> {
+  const found: Array<{ name: unknown; path: Path }> = []
   const fileOf = (data: unknown, at: Path) => {
-    if (isPlainObject(data) && Object.keys(data).length === 1 && typeof data.file === 'string') found.push({ name: data.file, path: [...at, 'file'] })
+    if (isPlainObject(data) && Object.keys(data).length === 1 && 'file' in data) found.push({ name: data.file, path: [...at, 'file'] })
   }
   if (!Array.isArray(steps)) return found
   steps.forEach((step, index) => {

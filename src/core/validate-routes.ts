@@ -244,7 +244,8 @@ export function listFiles(routes: unknown): Array<{ name: string; path: Path }> 
   walkRoutes(routes, {
     route(_key, route, path) {
       fileOf(route, path)
-      if (isPlainObject(route)) found.push(...socketFilesOf(route.websocket, [...path, 'websocket']))
+      if (!isPlainObject(route)) return
+      for (const file of socketFilesOf(route.websocket, [...path, 'websocket'])) if (typeof file.name === 'string') found.push({ name: file.name, path: file.path })
     },
     method(_method, value, path) {
       if (typeof value === 'string') found.push({ name: value, path })
