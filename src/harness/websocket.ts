@@ -8,7 +8,7 @@
  */
 import type { CompiledRoute } from '../core/compile-routes.js'
 import { formatMessage } from '../core/errors.js'
-import { explainMessage, matchMessage, outText, type CompiledSocket, type OutMessage, type SocketStep } from '../core/websocket.js'
+import { explainMessage, matchMessage, messageText, outText, type CompiledSocket, type OutMessage, type SocketStep } from '../core/websocket.js'
 import type { LogEntry, RequestInput } from './request-log.js'
 
 /** What a surface offers the script for one open socket. */
@@ -240,4 +240,39 @@ export function openSocket(opening: SocketOpening): SocketScript | UnmatchedSock
         kind: 'websocket',
       }),
   })
+}
+
+/**
+ * The client side of an intercepted socket, as @mswjs/interceptors (in process) and msw's `ws`
+ * API (in the browser) hand it over: a mock `WebSocket` the page or test holds.
+ */
+export interface ClientConnection {
+  readonly url: URL
+  /** The client's `WebSocket` object (its events). */
+  readonly socket: EventTarget
+  send(data: string | Uint8Array): void
+  close(code?: number, reason?: string): void
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void
+  addEventListener(type: 'close', listener: (event: Event) => void): void
+}
+
+/** Runs a route's script on an intercepted client: what the in-process interception and the worker share. */
+export function driveClient(script: SocketScript, client: ClientConnection): void {
+  // The interceptor delivers a message in a microtask, and drops it if the socket is closing by
+  // then: a close waits for the messages sent before it.
+  const running = script.accept({
+    send: (data) => client.send(data),
+    close: (code, reason) => queueMicrotask(() => client.close(code, reason)),
+    drop: () =>
+      queueMicrotask(() => {
+        client.socket.dispatchEvent(new Event('error'))
+        client.close(1006)
+      }),
+  })
+  client.addEventListener('message', (event) => {
+    const text = messageText(event.data as string | ArrayBuffer | Blob)
+    if (typeof text === 'string') running.message(text)
+    else void text.then((value) => running.message(value))
+  })
+  client.addEventListener('close', () => running.closed())
 }

@@ -9,7 +9,7 @@ import { Unanswered } from '../harness/unhandled.js'
 import { surfaceRequestFromFetch, type Instance } from '../config/instance.js'
 import { startInterception, type Interception } from './interception/index.js'
 import type { InterceptedSocket } from './interception/websocket.js'
-import { messageText } from '../core/websocket.js'
+import { driveClient } from '../harness/websocket.js'
 
 export interface InstanceInterception extends Interception {
   /**
@@ -74,21 +74,5 @@ function answerSocket(instance: Instance, { client, server }: InterceptedSocket,
     server.connect()
     return
   }
-  // The interceptor delivers a message in a microtask, and drops it if the socket is closing by
-  // then: a close waits for the messages sent before it.
-  const running = opened.accept({
-    send: (data) => client.send(data),
-    close: (code, reason) => queueMicrotask(() => client.close(code, reason)),
-    drop: () =>
-      queueMicrotask(() => {
-        client.socket.dispatchEvent(new Event('error'))
-        client.close(1006)
-      }),
-  })
-  client.addEventListener('message', (event) => {
-    const text = messageText(event.data as string | ArrayBuffer | Blob)
-    if (typeof text === 'string') running.message(text)
-    else void text.then((value) => running.message(value))
-  })
-  client.addEventListener('close', () => running.closed())
+  driveClient(opened, client)
 }
