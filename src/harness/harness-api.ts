@@ -34,7 +34,7 @@ export interface HarnessApi {
  */
 export type LoggedRequest = Pick<RequestRecord, 'method' | 'url' | 'headers' | 'body' | 'status' | 'session' | 'time' | 'durationMs'> & {
   [K in 'route' | 'entry' | 'file']-?: NonNullable<RequestRecord[K]> | null
-}
+} & Pick<RequestRecord, 'kind' | 'direction' | 'data'>
 
 /**
  * A record as the admin endpoint reports it.
@@ -55,6 +55,10 @@ export function loggedRequestOf(record: RequestRecord): LoggedRequest {
     session: record.session,
     time: record.time,
     durationMs: record.durationMs,
+    // A WebSocket record says what it is (docs/behaviour.md, "WebSocket"); HTTP records stay as they were.
+    ...(record.kind !== undefined ? { kind: record.kind } : {}),
+    ...(record.direction !== undefined ? { direction: record.direction } : {}),
+    ...(record.data !== undefined ? { data: record.data } : {}),
   }
 }
 

@@ -110,6 +110,32 @@ describe('WebSocket over the listener', () => {
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(client.received).toHaveLength(1)
     client.socket.close()
+    // The admin endpoint (what Playwright's fixture reads) and the dashboard's list say the same.
+    const admin = (await (await fetch(`${server.url}/__mockyard/requests`)).json()) as { requests: Array<Record<string, unknown>> }
+    expect(admin.requests.map((r) => [r.method, r.kind, r.direction ?? null, r.data ?? null])).toEqual([
+      ['GET', 'websocket', null, null],
+      ['MESSAGE', 'websocket', 'out', '{"type":"welcome"}'],
+      ['MESSAGE', 'websocket', 'in', '{"type":"pingg"}'],
+    ])
+    const state = (await (await fetch(`${server.url}/__mockyard/dashboard/state`)).json()) as { requests: Array<Record<string, unknown>> }
+    expect(state.requests.map((r) => [r.kind, r.direction ?? null, r.matched])).toEqual([
+      ['websocket', null, true],
+      ['websocket', 'out', true],
+      ['websocket', 'in', false],
+    ])
+  })
+
+  it('the dashboard lists a route\'s steps', async () => {
+    const view = (await (await fetch(`${server.url}/__mockyard/dashboard/routes`)).json()) as { routes: Array<{ key: string; methods: string[]; entries: Array<Record<string, unknown>> }> }
+    const route = view.routes.find((r) => r.key === 'v1/chat')!
+    expect(route.methods).toEqual(['WS'])
+    expect(route.entries.slice(0, 4)).toEqual([
+      { method: 'WS', label: 'websocket[0]', conditional: false, on: null, answer: '{"type":"welcome"}' },
+      { method: 'WS', label: 'websocket[1]', conditional: true, on: '{"type":"ping"}', answer: '{"type":"pong"}' },
+      { method: 'WS', label: 'websocket[2]', conditional: true, on: '{"type":"ping","room":"a"}', answer: '{"type":"pong","room":"a","id":"${message.id}"}' },
+      { method: 'WS', label: 'websocket[3]', conditional: true, on: '"bye"', answer: '"see you" · close 1000' },
+    ])
+    expect(view.routes.find((r) => r.key === 'v1/both')!.methods).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'WS'])
   })
 
   it('answers plain requests with the body, or 426 on a route with websocket alone', async () => {
