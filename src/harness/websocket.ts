@@ -19,6 +19,8 @@ export interface SocketPort {
   close(code: number, reason?: string): void
   /** Ends the connection without a close frame. */
   drop(): void
+  /** A promise while the client has not drained enough of what was sent (the next message waits for it). */
+  ready?(): Promise<void> | undefined
 }
 
 /** What the surface tells a running script. */
@@ -127,10 +129,13 @@ export function socketScript(context: SocketContext): SocketScript {
         return { data: fileMessage(bytes), file: out.file }
       }
 
-      /** Sends a step's messages after its delay, then closes or drops if it says so; false once the socket is closed. */
-      const run = async (step: SocketStep, message?: unknown): Promise<boolean> => {
-        if (!(await wait(step.delay))) return false
+      /** Sends a step's messages, then closes or drops if it says so; false once the socket is closed. */
+      const deliver = async (step: SocketStep, message: unknown): Promise<boolean> => {
         for (const out of step.send) {
+          // A client that does not read holds the queue here, not in the socket's buffers.
+          const ready = port.ready?.()
+          if (ready) await ready
+          if (!open) return false
           const rendered = await render(out, message)
           if (!open) return false
           if (rendered === undefined) continue
@@ -147,7 +152,23 @@ export function socketScript(context: SocketContext): SocketScript {
           port.close(step.close)
           return false
         }
-        return true
+        return open
+      }
+
+      /**
+       * The socket's one queue of sends: steps leave in the order they fall due, one message at
+       * a time, so what waits for a slow client is a step to send, never its rendered messages.
+       */
+      let outbox: Promise<boolean> = Promise.resolve(true)
+      /** Sends a step after its delay (counted from now), in turn; false once the socket is closed. */
+      const run = async (step: SocketStep, message?: unknown): Promise<boolean> => {
+        if (!(await wait(step.delay))) return false
+        const sent = outbox.then(
+          () => deliver(step, message),
+          () => false,
+        )
+        outbox = sent
+        return sent
       }
 
       const failed = (error: unknown) => context.logError?.(formatMessage(`the WebSocket script of route ${route.key} failed: ${(error as Error)?.message ?? String(error)}`))

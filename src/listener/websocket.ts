@@ -5,7 +5,8 @@
  * upgrade's `x-mockyard-session` header, else its `mockyard-session` cookie, as for HTTP. Bounded:
  * a message larger than `limit` closes the socket with 1009 (`maxPayload`), at most
  * `sessions.limit` sockets are open at once, and a client that does not read has its own
- * messages left unread until what mockyard sent it has drained.
+ * messages left unread, and the replies due to it wait unrendered, until what mockyard sent it
+ * has drained.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
@@ -72,11 +73,18 @@ export function createSocketServer(instance: Instance, options: { limit: number;
     open.add(ws)
     let unsent = 0
     let paused = false
+    let waiting: Array<() => void> = []
+    const release = () => {
+      const released = waiting
+      waiting = []
+      for (const resolve of released) resolve()
+    }
     const drained = (size: number) => () => {
       unsent -= size
       if (paused && unsent <= SOCKET_HIGH_WATER / 2) {
         paused = false
         ws.resume()
+        release()
       }
     }
     const port: SocketPort = {
@@ -97,6 +105,7 @@ export function createSocketServer(instance: Instance, options: { limit: number;
         setTimeout(() => ws.terminate(), 1000).unref()
       },
       drop: () => ws.terminate(),
+      ready: () => (paused ? new Promise<void>((resolve) => waiting.push(resolve)) : undefined),
     }
     const running = script.accept(port)
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
@@ -108,6 +117,7 @@ export function createSocketServer(instance: Instance, options: { limit: number;
     ws.on('close', () => {
       open.delete(ws)
       running.closed()
+      release()
     })
   }
 

@@ -212,6 +212,66 @@ describe('WebSocket over the listener', () => {
     }
   })
 
+  it('a client that does not read holds its replies back: they cannot pile up in memory', async () => {
+    const mocks = writeMocks({ 'v1/feed': { websocket: [{ on: 'more', send: { file: 'big.txt' } }] } }, { 'big.txt': 'x'.repeat(256 * 1024) })
+    const own = await startMockServer({ routes: mocks.routes })
+    try {
+      const client = new WsClient(`${own.url.replace(/^http/, 'ws')}/v1/feed`)
+      await new Promise((resolve) => client.once('open', resolve))
+      // The client stops reading its socket, and asks for 100 MB of replies.
+      ;(client as unknown as { _socket: import('node:net').Socket })._socket.pause()
+      const asked = 400
+      for (let i = 0; i < asked; i++) client.send('more')
+      const sent = () => own.requests({ path: '/v1/feed' }).filter((r) => r.direction === 'out').length
+      // Wait until mockyard stops sending (or has sent them all).
+      let last = -1
+      for (let i = 0; i < 40 && sent() !== last; i++) {
+        last = sent()
+        await new Promise((resolve) => setTimeout(resolve, 150))
+      }
+      // 1 MB of unsent replies, plus what the loopback's buffers hold, is a few dozen replies, not 400.
+      expect(sent()).toBeLessThan(asked / 2)
+      // Once the client reads, the rest follows.
+      let received = 0
+      client.on('message', () => received++)
+      ;(client as unknown as { _socket: import('node:net').Socket })._socket.resume()
+      for (let i = 0; i < 100 && received < asked; i++) await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(received).toBe(asked)
+      client.terminate()
+    } finally {
+      await own.stop()
+    }
+  })
+
+  it('keeps at most sessions.limit sockets open; a session dropped by the bound has its sockets closed', async () => {
+    const mocks = writeMocks({ 'v1/chat': { websocket: [{ send: 'hi' }] } })
+    const own = await startMockServer({ routes: mocks.routes, sessions: { limit: 2 } })
+    const url = `${own.url.replace(/^http/, 'ws')}/v1/chat`
+    const inSession = (session: string) => open(url, class extends WsClient {
+      constructor(target: string) {
+        super(target, { headers: { 'x-mockyard-session': session } })
+      }
+    } as unknown as typeof WebSocket)
+    try {
+      const a = inSession('a')
+      const b = inSession('b')
+      await a.messages(1)
+      await b.messages(1)
+      // A third socket is refused (503) while two are open.
+      const third = inSession('c')
+      await expect(third.opened).rejects.toThrow()
+      // A third session (here by a plain request) drops the least recently used one, "a": its socket closes.
+      await fetch(`${own.url}/v1/other`, { headers: { 'x-mockyard-session': 'c' } })
+      expect((await a.closed).code).toBe(1012)
+      const again = inSession('d')
+      expect(await again.messages(1)).toEqual(['hi'])
+      again.socket.close()
+      b.socket.close()
+    } finally {
+      await own.stop()
+    }
+  })
+
   it('stop() closes the open sockets and returns', async () => {
     const mocks = writeMocks({ 'v1/chat': { websocket: [{ send: 'hi' }] } })
     const own = await startMockServer({ routes: mocks.routes })
