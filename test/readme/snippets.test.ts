@@ -101,7 +101,7 @@ describe('the code blocks of the README and the guides', () => {
       files.set(block.detail, block.code)
     }
     expect(differing).toEqual([])
-    expect([...files.keys()].sort()).toEqual(['mocks/config.js', 'mocks/routes.json'])
+    expect([...files.keys()].sort()).toEqual(['mocks/config.js', 'mocks/routes.json', 'mocks/websocket/routes.json'])
   })
 
   it('the Playwright recipe: its files hold the blocks verbatim', () => {
