@@ -28,6 +28,8 @@ export interface SocketStep {
   /** JSON pointer of the step in its routes file. */
   readonly pointer: string
   readonly send: readonly OutMessage[]
+  /** Whether every message is written in the step (no data file to read): sent without a wait. */
+  readonly inline: boolean
   /** Milliseconds before the step's messages, counted from the previous send (or the client's message). */
   readonly delay: number
   /** Close from the server side with this code after sending. */
@@ -100,10 +102,12 @@ export function compileSocket(steps: unknown, files: FileSource, path: Path): Co
   if (Array.isArray(steps)) {
     steps.forEach((step, index) => {
       if (!isPlainObject(step)) return
+      const send = messagesOf(step.send)
       const compiled: SocketStep = {
         label: `websocket[${index}]`,
         pointer: toPointer([...path, index]),
-        send: messagesOf(step.send),
+        send,
+        inline: send.every((out) => !('file' in out)),
         delay: typeof step.delay === 'number' && step.delay > 0 ? step.delay : 0,
         close: isSendableCloseCode(step.close) ? step.close : undefined,
         drop: step.drop === true,

@@ -129,19 +129,8 @@ export function socketScript(context: SocketContext): SocketScript {
         return { data: fileMessage(bytes), file: out.file }
       }
 
-      /** Sends a step's messages, then closes or drops if it says so; false once the socket is closed. */
-      const deliver = async (step: SocketStep, message: unknown): Promise<boolean> => {
-        for (const out of step.send) {
-          // A client that does not read holds the queue here, not in the socket's buffers.
-          const ready = port.ready?.()
-          if (ready) await ready
-          if (!open) return false
-          const rendered = await render(out, message)
-          if (!open) return false
-          if (rendered === undefined) continue
-          port.send(rendered.data)
-          context.record({ direction: 'out', url, headers: NO_HEADERS, body: rendered.data, matched: true, route: route.key, entry: step.label, file: rendered.file })
-        }
+      /** After a step's messages: closes or drops if it says so; false once the socket is closed. */
+      const finish = (step: SocketStep): boolean => {
         if (step.drop) {
           end()
           port.drop()
@@ -154,22 +143,53 @@ export function socketScript(context: SocketContext): SocketScript {
         }
         return open
       }
+      const sent = (step: SocketStep, data: string | Uint8Array, file?: string) => {
+        port.send(data)
+        context.record({ direction: 'out', url, headers: NO_HEADERS, body: data, matched: true, route: route.key, entry: step.label, file })
+      }
+
+      /** Sends a step's messages one at a time, each once the client has drained enough; false once the socket is closed. */
+      const deliver = async (step: SocketStep, message: unknown): Promise<boolean> => {
+        for (const out of step.send) {
+          // A client that does not read holds the queue here, not in the socket's buffers.
+          const ready = port.ready?.()
+          if (ready) await ready
+          if (!open) return false
+          const rendered = await render(out, message)
+          if (!open) return false
+          if (rendered !== undefined) sent(step, rendered.data, rendered.file)
+        }
+        return finish(step)
+      }
 
       /**
        * The socket's one queue of sends: steps leave in the order they fall due, one message at
        * a time, so what waits for a slow client is a step to send, never its rendered messages.
+       * With nothing queued, a step of texts goes at once, without a promise (the common reply).
        */
       let outbox: Promise<boolean> = Promise.resolve(true)
-      /** Sends a step after its delay (counted from now), in turn; false once the socket is closed. */
-      const run = async (step: SocketStep, message?: unknown): Promise<boolean> => {
-        if (!(await wait(step.delay))) return false
-        const sent = outbox.then(
+      let queued = 0
+      const send = (step: SocketStep, message: unknown): boolean | Promise<boolean> => {
+        if (!open) return false
+        if (queued === 0 && step.inline && port.ready?.() === undefined) {
+          for (const out of step.send) sent(step, outText(out as Exclude<OutMessage, { file: string }>, message))
+          return finish(step)
+        }
+        queued++
+        const done = outbox.then(
           () => deliver(step, message),
           () => false,
         )
-        outbox = sent
-        return sent
+        outbox = done
+        const settled = () => {
+          queued--
+        }
+        done.then(settled, settled)
+        return done
       }
+      /** Sends a step after its delay (counted from now), in turn; false once the socket is closed. */
+      const run = (step: SocketStep, message?: unknown): boolean | Promise<boolean> =>
+        step.delay > 0 ? wait(step.delay).then((ok) => ok && send(step, message)) : send(step, message)
 
       const failed = (error: unknown) => context.logError?.(formatMessage(`the WebSocket script of route ${route.key} failed: ${(error as Error)?.message ?? String(error)}`))
 
@@ -189,7 +209,8 @@ export function socketScript(context: SocketContext): SocketScript {
             return
           }
           context.record({ direction: 'in', url, headers: NO_HEADERS, body: text, matched: true, route: route.key, entry: reply.step.label })
-          run(reply.step, reply.message).catch(failed)
+          const replied = run(reply.step, reply.message)
+          if (replied instanceof Promise) replied.catch(failed)
         },
         closed: end,
       }

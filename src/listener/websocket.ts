@@ -23,7 +23,7 @@ import { requestTarget } from './wire.js'
 export const STOP_CLOSE_CODE = 1001
 
 /**
- * Bytes sent but not yet handed to the network past which a socket's own messages are left
+ * Bytes sent but not yet handed to the network (`bufferedAmount`) past which a socket's own messages are left
  * unread (`ws.pause()`): a client that does not read cannot make mockyard queue replies without
  * bound. Reading resumes when half of it has drained.
  */
@@ -71,7 +71,8 @@ export function createSocketServer(instance: Instance, options: { limit: number;
 
   function attach(ws: WebSocket, script: SocketScript): void {
     open.add(ws)
-    let unsent = 0
+    // Backpressure (SOCKET_HIGH_WATER): past it, the client's messages are left unread and the
+    // script's next send waits; checked every 20 ms while paused, never on the hot path.
     let paused = false
     let waiting: Array<() => void> = []
     const release = () => {
@@ -79,24 +80,25 @@ export function createSocketServer(instance: Instance, options: { limit: number;
       waiting = []
       for (const resolve of released) resolve()
     }
-    const drained = (size: number) => () => {
-      unsent -= size
-      if (paused && unsent <= SOCKET_HIGH_WATER / 2) {
-        paused = false
-        ws.resume()
-        release()
+    const watch = () => {
+      if (ws.readyState !== ws.OPEN) return release()
+      if (ws.bufferedAmount > SOCKET_HIGH_WATER / 2) {
+        setTimeout(watch, 20).unref()
+        return
       }
+      paused = false
+      ws.resume()
+      release()
     }
     const port: SocketPort = {
       send(data) {
         if (ws.readyState !== ws.OPEN) return
-        const size = typeof data === 'string' ? data.length : data.byteLength
-        unsent += size
-        if (!paused && unsent > SOCKET_HIGH_WATER) {
+        ws.send(data)
+        if (!paused && ws.bufferedAmount > SOCKET_HIGH_WATER) {
           paused = true
           ws.pause()
+          setTimeout(watch, 20).unref()
         }
-        ws.send(data, drained(size))
       },
       close(code, reason) {
         if (ws.readyState === ws.CLOSED) return
@@ -109,7 +111,7 @@ export function createSocketServer(instance: Instance, options: { limit: number;
     }
     const running = script.accept(port)
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
-      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8')
+      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8')
       running.message(text)
     })
     // A message over `limit` is an error of `ws`, which closes with 1009 itself.
