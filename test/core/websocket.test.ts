@@ -100,3 +100,10 @@ describe('plain requests to a route with websocket steps', () => {
     expect(both.matched && both.response.status).toBe(204)
   })
 })
+
+it('the closest routes of an explanation name WebSocket among what a route answers', async () => {
+  const engine = createEngine(compileRoutes([{ file: 'routes.json', routes: { 'v1/chat': { websocket: [{ send: 'x' }] } }, files: memoryFiles({}) }]))
+  const result = await engine.handle(fromFetchRequest(new Request('http://api.test/v1/chatt')))
+  expect(!result.matched && result.explanation()).toContain('- v1/chat (WebSocket)')
+})
+
