@@ -300,21 +300,38 @@ export interface ClientConnection {
 
 /** Runs a route's script on an intercepted client: what the in-process interception and the worker share. */
 export function driveClient(script: SocketScript, client: ClientConnection): void {
-  // The interceptor delivers a message in a microtask, and drops it if the socket is closing by
-  // then: a close waits for the messages sent before it.
-  const running = script.accept({
-    send: (data) => client.send(data),
-    close: (code, reason) => queueMicrotask(() => client.close(code, reason)),
-    drop: () =>
-      queueMicrotask(() => {
-        client.socket.dispatchEvent(new Event('error'))
-        client.close(1006)
-      }),
-  })
+  // The steps start once the client's socket is open: a message sent while it connects would wait
+  // for the open event, and a close meanwhile would drop it. What the client sends before the
+  // script starts (in its own open listener) waits for it.
+  let running: OpenSocket | undefined
+  const early: string[] = []
+  const received = (text: string) => (running ? running.message(text) : early.push(text))
   client.addEventListener('message', (event) => {
     const text = messageText(event.data as string | ArrayBuffer | Blob)
-    if (typeof text === 'string') running.message(text)
-    else void text.then((value) => running.message(value))
+    if (typeof text === 'string') received(text)
+    else void text.then(received)
   })
-  client.addEventListener('close', () => running.closed())
+  let closed = false
+  client.addEventListener('close', () => {
+    closed = true
+    running?.closed()
+  })
+  const start = () => {
+    if (closed) return
+    // The interceptor delivers a message in a microtask, and drops it if the socket is closing
+    // by then: a close waits for the messages sent before it.
+    running = script.accept({
+      send: (data) => client.send(data),
+      close: (code, reason) => queueMicrotask(() => client.close(code, reason)),
+      drop: () =>
+        queueMicrotask(() => {
+          client.socket.dispatchEvent(new Event('error'))
+          client.close(1006)
+        }),
+    })
+    for (const text of early.splice(0)) running.message(text)
+  }
+  const socket = client.socket as EventTarget & { readyState?: number }
+  if (socket.readyState === 0) socket.addEventListener('open', start, { once: true })
+  else start()
 }

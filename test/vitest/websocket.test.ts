@@ -80,6 +80,27 @@ it('serves the steps to the global WebSocket and records every message', async (
   ])
 })
 
+it('a message sent and a close on open both reach the client, in order', async () => {
+  mocks.useRoutes({ 'v1/chat': { websocket: [{ send: 'first' }, { send: 'last', close: 4001 }] } })
+  const client = open('ws://api.test/v1/chat')
+  expect((await client.closed).code).toBe(4001)
+  expect(client.received).toEqual(['first', 'last'])
+})
+
+it('a message the client sends in its own open listener gets its reply', async () => {
+  const socket = new WebSocket('ws://api.test/v1/chat')
+  socket.addEventListener('open', () => socket.send(JSON.stringify({ type: 'ping', id: 'early' })))
+  const replies: string[] = []
+  await new Promise<void>((resolve) =>
+    socket.addEventListener('message', (event) => {
+      replies.push(String(event.data))
+      if (replies.length === 2) resolve()
+    }),
+  )
+  expect(replies).toEqual(['{"type":"welcome"}', '{"type":"pong","id":"early"}'])
+  socket.close()
+})
+
 it('useRoutes replaces the steps for one test', async () => {
   mocks.useRoutes({ 'v1/chat': { websocket: [{ send: 'overridden' }, { on: 'bye', close: 4000 }] } })
   const client = open('ws://api.test/v1/chat')
