@@ -34,7 +34,11 @@ export interface HarnessApi {
  */
 export type LoggedRequest = Pick<RequestRecord, 'method' | 'url' | 'headers' | 'body' | 'status' | 'session' | 'time' | 'durationMs'> & {
   [K in 'route' | 'entry' | 'file']-?: NonNullable<RequestRecord[K]> | null
-} & Pick<RequestRecord, 'kind' | 'direction' | 'data'>
+} & Pick<RequestRecord, 'kind' | 'direction' | 'data'> & {
+  /** A WebSocket record's: whether a step took it (an unmatched client message: false, with its explanation). */
+  matched?: boolean
+  explanation?: string
+}
 
 /**
  * A record as the admin endpoint reports it.
@@ -59,6 +63,8 @@ export function loggedRequestOf(record: RequestRecord): LoggedRequest {
     ...(record.kind !== undefined ? { kind: record.kind } : {}),
     ...(record.direction !== undefined ? { direction: record.direction } : {}),
     ...(record.data !== undefined ? { data: record.data } : {}),
+    ...(record.kind !== undefined ? { matched: record.matched } : {}),
+    ...(record.kind !== undefined && record.explanation !== undefined ? { explanation: record.explanation } : {}),
   }
 }
 

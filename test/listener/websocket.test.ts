@@ -112,11 +112,12 @@ describe('WebSocket over the listener', () => {
     client.socket.close()
     // The admin endpoint (what Playwright's fixture reads) and the dashboard's list say the same.
     const admin = (await (await fetch(`${server.url}/__mockyard/requests`)).json()) as { requests: Array<Record<string, unknown>> }
-    expect(admin.requests.map((r) => [r.method, r.kind, r.direction ?? null, r.data ?? null])).toEqual([
-      ['GET', 'websocket', null, null],
-      ['MESSAGE', 'websocket', 'out', '{"type":"welcome"}'],
-      ['MESSAGE', 'websocket', 'in', '{"type":"pingg"}'],
+    expect(admin.requests.map((r) => [r.method, r.kind, r.direction ?? null, r.data ?? null, r.matched])).toEqual([
+      ['GET', 'websocket', null, null, true],
+      ['MESSAGE', 'websocket', 'out', '{"type":"welcome"}', true],
+      ['MESSAGE', 'websocket', 'in', '{"type":"pingg"}', false],
     ])
+    expect(admin.requests[2]!.explanation).toContain('closest: websocket[1]')
     const state = (await (await fetch(`${server.url}/__mockyard/dashboard/state`)).json()) as { requests: Array<Record<string, unknown>> }
     expect(state.requests.map((r) => [r.kind, r.direction ?? null, r.matched])).toEqual([
       ['websocket', null, true],
@@ -161,6 +162,16 @@ describe('WebSocket over the listener', () => {
       ['/v1/nothing', 404, false],
     ])
     expect(records[0]!.explanation).toContain('has no "websocket" steps')
+  })
+
+  it('accepts the first subprotocol the client asks for (graphql-ws, a chat protocol)', async () => {
+    const socket = new WebSocket(`${ws}/v1/chat`, ['graphql-transport-ws', 'graphql-ws'])
+    await new Promise((resolve, reject) => {
+      socket.addEventListener('open', resolve)
+      socket.addEventListener('error', reject)
+    })
+    expect(socket.protocol).toBe('graphql-transport-ws')
+    socket.close()
   })
 
   it('drops the connection without a close frame', async () => {

@@ -101,6 +101,13 @@ it('a message the client sends in its own open listener gets its reply', async (
   socket.close()
 })
 
+it('accepts the first subprotocol the client asks for', async () => {
+  const socket = new WebSocket('ws://api.test/v1/chat', ['graphql-transport-ws', 'graphql-ws'])
+  await new Promise((resolve) => socket.addEventListener('open', resolve))
+  expect(socket.protocol).toBe('graphql-transport-ws')
+  socket.close()
+})
+
 it('useRoutes replaces the steps for one test', async () => {
   mocks.useRoutes({ 'v1/chat': { websocket: [{ send: 'overridden' }, { on: 'bye', close: 4000 }] } })
   const client = open('ws://api.test/v1/chat')
