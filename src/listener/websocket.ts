@@ -74,11 +74,13 @@ export function createSocketServer(instance: Instance, options: { limit: number;
     // Backpressure (SOCKET_HIGH_WATER): past it, the client's messages are left unread and the
     // script's next send waits; checked every 20 ms while paused, never on the hot path.
     let paused = false
-    let waiting: Array<() => void> = []
+    /** What the script's next send waits for while paused: one promise per pause, however often it asks. */
+    let drained: Promise<void> | undefined
+    let resolveDrained: (() => void) | undefined
     const release = () => {
-      const released = waiting
-      waiting = []
-      for (const resolve of released) resolve()
+      resolveDrained?.()
+      drained = undefined
+      resolveDrained = undefined
     }
     const watch = () => {
       if (ws.readyState !== ws.OPEN) return release()
@@ -107,7 +109,7 @@ export function createSocketServer(instance: Instance, options: { limit: number;
         setTimeout(() => ws.terminate(), 1000).unref()
       },
       drop: () => ws.terminate(),
-      ready: () => (paused ? new Promise<void>((resolve) => waiting.push(resolve)) : undefined),
+      ready: () => (paused ? (drained ??= new Promise<void>((resolve) => (resolveDrained = resolve))) : undefined),
     }
     const running = script.accept(port)
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
