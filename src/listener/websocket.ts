@@ -17,6 +17,7 @@ import { formatMessage, withoutPrefix } from '../core/errors.js'
 import type { Instance } from '../config/instance.js'
 import { sessionOf } from '../harness/session.js'
 import type { SocketPort, SocketScript } from '../harness/websocket.js'
+import { logLine } from './node-handler.js'
 import { requestTarget } from './wire.js'
 
 /** The close code of the sockets `stop()` ends: "Going Away" (RFC 6455, 7.4.1). */
@@ -125,9 +126,14 @@ export function createSocketServer(instance: Instance, options: { limit: number;
     })
   }
 
-  function upgrade(ws: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer, script: SocketScript): void {
+  function upgrade(ws: WebSocketServer, req: IncomingMessage, socket: Duplex, head: Buffer, script: SocketScript, path: string): void {
     if (closing) return refuse(socket, 503, 'the listener is stopping')
-    ws.handleUpgrade(req, socket, head, (client) => attach(client, script))
+    const started = performance.now()
+    ws.handleUpgrade(req, socket, head, (client) => {
+      attach(client, script)
+      // The CLI's line per request: the connection, as it opened.
+      logLine(instance, 'GET', path, 101, `${script.route} (websocket)`, Math.round((performance.now() - started) * 100) / 100)
+    })
   }
 
   return {
@@ -139,12 +145,12 @@ export function createSocketServer(instance: Instance, options: { limit: number;
       if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') return refuse(socket, 400, `upgrade to ${JSON.stringify(req.headers.upgrade ?? '')} refused: mockyard upgrades to websocket only`)
       if (path.startsWith(ADMIN_PREFIX)) return refuse(socket, 404, `GET ${path}: the admin endpoints take no WebSocket connections`)
       if (closing) return refuse(socket, 503, 'the listener is stopping')
-      const secure = (req.socket as { encrypted?: boolean }).encrypted === true
+      // `http://` becomes `ws://`, `https://` `wss://`.
       const url = target.origin.replace(/^http/, 'ws') + path
       if (open.size >= options.maxSockets) {
         return refuse(socket, 503, `WebSocket ${path} refused: ${options.maxSockets} sockets are open, the most this listener keeps (sessions.limit). Close sockets, or raise sessions.limit`)
       }
-      const opened = instance.openSocket({ url: secure ? url.replace(/^ws:/, 'wss:') : url, logHeaders: req.rawHeaders }, { session: sessionOf(req.headers) })
+      const opened = instance.openSocket({ url, logHeaders: req.rawHeaders }, { session: sessionOf(req.headers) })
       if (opened.kind === 'unmatched') {
         const explanation = opened.explanation()
         instance.logger.warn(explanation)
@@ -154,13 +160,13 @@ export function createSocketServer(instance: Instance, options: { limit: number;
       const ws = wsServer()
       if (ws instanceof Promise) {
         ws.then(
-          (loaded) => upgrade(loaded, req, socket, head, opened),
+          (loaded) => upgrade(loaded, req, socket, head, opened, path),
           (error: unknown) => {
             instance.logger.error(formatMessage(`the ws package could not be loaded for WebSocket ${path}: ${(error as Error)?.message ?? String(error)}`))
             refuse(socket, 500, 'the ws package could not be loaded')
           },
         )
-      } else upgrade(ws, req, socket, head, opened)
+      } else upgrade(ws, req, socket, head, opened, path)
     },
     close(graceMs) {
       closing = true
