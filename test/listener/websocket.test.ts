@@ -205,6 +205,16 @@ describe('WebSocket over the listener', () => {
     expect((await b.closed).code).toBe(1012)
   })
 
+  it('takes the session from the upgrade\'s header (Node\'s WebSocket can send headers)', async () => {
+    const NodeWebSocket = WebSocket as unknown as new (url: string, options: { headers: Record<string, string> }) => WebSocket
+    const socket = new NodeWebSocket(`${ws}/v1/chat`, { headers: { 'x-mockyard-session': 'carol', cookie: 'mockyard-session=other' } })
+    await new Promise((resolve) => socket.addEventListener('message', resolve))
+    expect(server.requests({ path: '/v1/chat' }).map((r) => r.session)).toEqual(['carol', 'carol'])
+    const closed = new Promise<CloseEvent>((resolve) => socket.addEventListener('close', resolve))
+    await fetch(`${server.url}/__mockyard/reset`, { method: 'POST', headers: { 'x-mockyard-session': 'carol' } })
+    expect((await closed).code).toBe(1012)
+  })
+
   it('closes a socket whose message is over limit with 1009, and keeps serving', async () => {
     const mocks = writeMocks({ 'v1/chat': { websocket: [{ on: 'x', send: 'y' }] } })
     const small = await startMockServer({ routes: mocks.routes, limit: 1024 })
