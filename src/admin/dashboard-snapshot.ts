@@ -1,4 +1,5 @@
-import type { CompiledMethod } from '../core/compile-routes.js'
+import type { CompiledMethod, CompiledRoute } from '../core/compile-routes.js'
+import type { CompiledSocket, SocketStep } from '../core/websocket.js'
 import type { RequestRecord } from '../harness/request-log.js'
 import type { RoutesConfig } from '../core/types.js'
 import type { Instance } from '../config/instance.js'
@@ -14,13 +15,13 @@ import { parseQuery } from '../core/parse-request.js'
  * come with `GET /__mockyard/dashboard/requests/:id`). Fields other surfaces add to the record
  * (a `proxied` mark) pass through.
  */
-export type RequestSummary = Omit<RequestRecord, 'headers' | 'body' | 'responseHeaders' | 'responseBody'> & {
+export type RequestSummary = Omit<RequestRecord, 'headers' | 'body' | 'responseHeaders' | 'responseBody' | 'data'> & {
   /** The GraphQL operation of a GraphQL request (docs/behaviour.md, "GraphQL"), shown beside its path. */
   operation?: string
 }
 
 export function summarize(record: RequestRecord): RequestSummary {
-  const { headers: _headers, body: _body, responseHeaders: _response, responseBody: _responseBody, ...summary } = record
+  const { headers: _headers, body: _body, responseHeaders: _response, responseBody: _responseBody, data: _data, ...summary } = record
   const operation = operationOf(record)
   return operation === undefined ? summary : { ...summary, operation }
 }
@@ -45,6 +46,30 @@ function operationOf(record: RequestRecord): string | undefined {
   const parts = graphqlPartsOf(method, parseQuery(search === -1 ? '' : record.url.slice(search)), body)
   if (parts === undefined) return undefined
   return parts.operationName ?? (parts.document === undefined ? undefined : scanOperation(parts.document).name)
+}
+
+/** What a WebSocket step sends, in one line for the routes table: `{"type":"pong"} · close 1000`. */
+function socketAnswer(step: SocketStep): string {
+  const parts = step.send.map((out) => ('file' in out ? out.file : 'text' in out ? JSON.stringify(out.text) : JSON.stringify(out.json)))
+  if (step.delay > 0) parts.unshift(`after ${step.delay} ms`)
+  if (step.close !== undefined) parts.push(`close ${step.close}`)
+  if (step.drop) parts.push('drop')
+  return parts.length > 0 ? parts.join(' · ') : '(nothing)'
+}
+
+/** A route's `websocket` steps as rows of its table (method `WS`), in the order written. */
+function socketRows(route: CompiledRoute): Json[] {
+  let socket: CompiledSocket | undefined
+  try {
+    socket = route.websocket
+  } catch {
+    socket = undefined
+  }
+  if (!socket) return []
+  const index = (step: SocketStep) => Number(/\d+/.exec(step.label)![0])
+  return [...socket.open, ...socket.replies]
+    .sort((a, b) => index(a) - index(b))
+    .map((step) => ({ method: 'WS', label: step.label, conditional: step.on !== undefined, on: step.onText ?? null, answer: socketAnswer(step) }))
 }
 
 /** The options as JSON: functions and msw handlers named, not serialised. */
@@ -169,10 +194,12 @@ export function dashboardRoutes(instance: Instance, session = '') {
         entries.push(item)
       }
     }
+    const socketSteps = socketRows(route)
+    if (socketSteps.length > 0) methods.push('WS')
     return {
       key: route.key,
       methods,
-      entries: mergeMethods(entries),
+      entries: [...mergeMethods(entries), ...socketSteps],
       override: own.includes(route.key) ? 'session' : everyone.includes(route.key) ? 'everyone' : null,
     }
   })

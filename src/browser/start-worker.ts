@@ -1,4 +1,4 @@
-import { bypass, HttpHandler, isCommonAssetRequest, type RequestHandler } from 'msw'
+import { bypass, HttpHandler, isCommonAssetRequest, ws, type RequestHandler } from 'msw'
 import { setupWorker, type SetupWorker } from 'msw/browser'
 import type { RouteSource } from '../core/compile-routes.js'
 import type { Engine } from '../core/create-engine.js'
@@ -9,6 +9,7 @@ import { memoryFiles } from '../core/memory-files.js'
 import { createPipeline, pipelineRequestFromFetch } from '../harness/pipeline.js'
 import { createHarness, type HarnessApi } from '../harness/harness-api.js'
 import { applyUnhandled, type UnhandledRequestStrategy } from '../harness/unhandled.js'
+import { driveClient, type ClientConnection } from '../harness/websocket.js'
 import type { FileSource, Logger } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { CONFIG_PATH, WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
@@ -229,7 +230,14 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     })
   })
 
-  const worker = setupWorker(handler)
+  // The page's WebSockets (msw's `ws` API over the global `WebSocket`): a route's steps answer
+  // them; any other socket (the dev server's own, a real back end) goes to the network unrecorded.
+  const sockets = ws.link(/.*/).addEventListener('connection', ({ client, server }) => {
+    const opened = pipeline.openSocket({ url: client.url.href, logHeaders: [] })
+    if (opened.kind === 'unmatched') server.connect()
+    else driveClient(opened, client as unknown as ClientConnection)
+  })
+  const worker = setupWorker(handler, sockets)
 
   const workerUrl = options.serviceWorker?.url ?? config.workerUrl ?? WORKER_PATH
   const quiet = options.quiet !== false
@@ -259,6 +267,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
       // Hung requests and open streams end with the worker (docs/behaviour.md, "Faults", "Streams and Server-Sent Events").
       pipeline.close()
       await worker.stop()
+      pipeline.close()
     },
     // reset(): sequences, use() handlers, the extra handlers' state (the notifications store), the log.
     requests: harness.requests,

@@ -553,6 +553,8 @@ export async function checkOpenApi(
     for (const [key, rawRoute] of Object.entries(source.routes)) {
       if (!isObject(rawRoute)) continue
       const route = rawRoute
+      // OpenAPI describes no WebSocket: a route that answers only upgrades is not checked.
+      if (has(route, 'websocket') && !METHOD_KEYS.some((m) => has(route, m)) && !has(route, 'file') && !has(route, 'url') && !has(route, 'status')) continue
       const segments = normalizePath(key).split('/').filter(Boolean)
       // The best-fitting path of the document; its operations are the route's.
       let best: { score: number; path: string } | undefined

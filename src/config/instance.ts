@@ -3,7 +3,7 @@ import type { RequestHandler } from 'msw'
 import type { Engine } from '../core/create-engine.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { DEFAULT_BODY_LIMIT, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_LATENCY_MS } from '../core/defaults.js'
-import { createPipeline, pipelineRequestFromFetch, type PipelineStats, type Outcome, type PipelineRequest, type RespondOptions } from '../harness/pipeline.js'
+import { createPipeline, pipelineRequestFromFetch, type Pipeline, type PipelineStats, type Outcome, type PipelineRequest, type RespondOptions } from '../harness/pipeline.js'
 import type { RequestLog } from '../harness/request-log.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
@@ -103,6 +103,8 @@ export interface Instance {
   readonly trafficCheck: TrafficCheck | undefined
   /** The document's operations answered and never answered since the start (`validate` set). */
   coverage(): Coverage
+  /** A WebSocket opened on a request's path: the route's script, or why none (docs/behaviour.md, "WebSocket"). */
+  openSocket: Pipeline['openSocket']
   close(): Promise<void>
 }
 
@@ -180,6 +182,7 @@ export async function createInstance(
     respond: pipeline.respond,
     use: pipeline.use,
     stats: pipeline.stats,
+    openSocket: pipeline.openSocket,
     useRoutes(input, session = '') {
       let routes: RoutesConfig
       let files = inlineFiles
@@ -228,6 +231,7 @@ export async function createInstance(
     async close() {
       pipeline.close()
       source.close()
+      pipeline.close()
     },
   }
 }

@@ -5,6 +5,7 @@ import { toPointer } from './errors.js'
 import { indexLiterals, type LiteralIndex } from './literal-index.js'
 import { parsePath } from './parse-request.js'
 import { answersAlone, entriesOf, isConditional, isFaultName, overlay, repeatOf, ROUTE_KEYS, SCHEMA_KEY } from './routes-model.js'
+import { compileSocket, type CompiledSocket } from './websocket.js'
 import { METHOD_KEYS, type FaultName, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
 
 /** A data file and the folder (or plugin) that supplied it. */
@@ -81,6 +82,8 @@ export interface CompiledRoute {
   readonly methods: Map<string, CompiledMethod>
   /** The keys of the route that mockyard does not know (a typo such as `fiel`), for explanations. */
   readonly unknownKeys?: readonly string[]
+  /** The route's `websocket` steps, compiled on first use (docs/behaviour.md, "WebSocket"). */
+  readonly websocket?: CompiledSocket
 }
 
 /** One routes file (or plugin) and where its data files live. */
@@ -130,8 +133,16 @@ interface TaggedFile {
   ref: FileRef
 }
 
+/** A route's `websocket` steps, bound to the data folder of the routes file that wrote them (an array replaces, never merges). */
+const SOCKET_TAG = Symbol('mockyard.websocket')
+interface TaggedSteps {
+  [SOCKET_TAG]: true
+  steps: unknown
+  files: FileSource
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(FILE_TAG in value)
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(FILE_TAG in value) && !(SOCKET_TAG in value)
 }
 
 function tag(name: string, source: RouteSource): TaggedFile {
@@ -151,6 +162,7 @@ function tagRoute(source: RouteSource, route: Record<string, unknown>): Record<s
     return copy
   }
   const copy = copyResponse(route)
+  if (route.websocket !== undefined) copy.websocket = { [SOCKET_TAG]: true, steps: route.websocket, files: source.files } satisfies TaggedSteps
   for (const method of METHOD_KEYS) {
     const value = route[method]
     if (typeof value === 'string') copy[method] = tag(value, source)
@@ -414,12 +426,15 @@ const LAYER_KEYS = new Set(['latency', 'responseHeader', 'responseHeaders'])
 function applyOverride(resolved: ResolvedRoute, override: Record<string, unknown>): void {
   const methods = resolved.methods ?? new Map(METHOD_KEYS.map((method) => [method, { route: resolved.view, layers: [] }] as [string, MethodSource]))
   resolved.methods = methods
+  // `websocket` steps are replaced whole, like a method; an override without them keeps the route's.
+  const websocket = hasOwn(override, 'websocket') ? override.websocket : resolved.view.websocket
   // A route-level `file`, `url`, `status` or `fault` answers every method.
   if (answersAlone(override)) {
     for (const method of METHOD_KEYS) methods.set(method, { route: override, layers: [] })
-    resolved.view = override
+    resolved.view = websocket === undefined ? override : Object.assign(Object.create(null), override, { websocket })
     return
   }
+  if (hasOwn(override, 'websocket')) resolved.view = Object.assign(Object.create(null), resolved.view, { websocket })
   const replaced = METHOD_KEYS.filter((method) => hasOwn(override, method))
   if (replaced.length > 0) {
     const view = Object.assign(Object.create(null), resolved.view) as Record<string, unknown>
@@ -463,6 +478,7 @@ function layeredMethod(compiled: CompiledMethod, layers: readonly ResponseLayer[
 /** A route whose methods are compiled on first use: loading costs the same for 10 or 5,000 routes. */
 class LazyRoute implements CompiledRoute {
   #methods: Map<string, CompiledMethod> | undefined
+  #websocket: CompiledSocket | null | undefined
   constructor(
     readonly key: string,
     private readonly resolved: () => ResolvedRoute,
@@ -470,6 +486,14 @@ class LazyRoute implements CompiledRoute {
 
   get methods(): Map<string, CompiledMethod> {
     return (this.#methods ??= compileMethods(this.key, this.resolved()))
+  }
+
+  get websocket(): CompiledSocket | undefined {
+    if (this.#websocket === undefined) {
+      const tagged = this.resolved().view.websocket as TaggedSteps | undefined
+      this.#websocket = tagged && SOCKET_TAG in tagged ? compileSocket(tagged.steps, tagged.files, [this.key, 'websocket']) : null
+    }
+    return this.#websocket ?? undefined
   }
 
   get unknownKeys(): string[] {
@@ -561,7 +585,9 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
         const merged = Object.create(null) as Record<string, unknown>
         for (const key of byKey.keys()) merged[key] = resolvedRoute(key).view
         config = JSON.parse(
-          JSON.stringify(merged, (_key, value) => (value && typeof value === 'object' && FILE_TAG in value ? (value as TaggedFile).ref.name : value)),
+          JSON.stringify(merged, (_key, value) =>
+            value && typeof value === 'object' && FILE_TAG in value ? (value as TaggedFile).ref.name : value && typeof value === 'object' && SOCKET_TAG in value ? (value as TaggedSteps).steps : value,
+          ),
         ) as RoutesConfig
       }
       return config!

@@ -133,7 +133,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     if (!found) return unmatched(url, method)
     const { route } = found
     const compiled = methodOf(route, method)
-    if (!compiled) return unmatched(url, method)
+    if (!compiled) return route.methods.size === 0 && route.websocket ? upgradeRequired(request, url, method, route) : unmatched(url, method)
 
     const values: RequestValues = { query: parseQuery(url.search), headers: request.headers }
     if (!takesBodyParams(method)) return answer(request, url, method, route, compiled, values, handleOptions)
@@ -178,6 +178,13 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       body: null,
     }
     return { matched: true, response: finish(response, request), info: { route: route?.key, entry: 'preflight', status: 204 } }
+  }
+
+  /** The `426` of a plain request to a route that has `websocket` steps and no body (docs/behaviour.md, "WebSocket"). */
+  function upgradeRequired(request: EngineRequest, url: URL, method: string, route: CompiledRoute): HandleResult {
+    const response = errorResponse(426, 'Upgrade Required', `${method} ${url.pathname}: route ${route.key} answers WebSocket connections only. Open it with new WebSocket('${url.href.replace(/^http/, 'ws')}'), or give the route a body for plain requests`)
+    response.headers.upgrade = 'websocket'
+    return { matched: true, response: finish(response, request), info: { route: route.key, entry: 'websocket', status: 426 } }
   }
 
   /** The 400 of a body that does not parse, the 413 of a form over the field limit (anything else is rethrown). */

@@ -102,7 +102,9 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     if (closest.length > 0) {
       lines.push('Closest routes:')
       for (const { key, route } of closest) {
-        lines.push(`  - ${key} (${methodsOf(route).join(', ') || 'no method'})`)
+        // A route with `websocket` steps answers WebSocket connections too (docs/behaviour.md, "WebSocket").
+        const answers = route.websocket ? [...methodsOf(route), 'WebSocket'] : methodsOf(route)
+        lines.push(`  - ${key} (${answers.join(', ') || 'no method'})`)
       }
     } else {
       lines.push('No routes are configured.')

@@ -15,6 +15,7 @@
  *   build-response     the answer of an entry: file, redirect, `${context}`
  *   cors-headers       the CORS headers and the preflight's
  *   explain-unmatched  why no route answered a request
+ *   websocket          a route's `websocket` steps: the messages sent on open, the reply a message gets
  *   create-engine      `handle(request)`: all of the above; a result, or a promise when it must wait
  *   fetch-request      Fetch `Request`/`Response` <-> the engine's request and response
  *   request-log        the bounded log of the requests answered (its store: log-slots)
@@ -31,6 +32,7 @@ export type {
   RouteEntryConfig,
   RoutesConfig,
   SequenceItemConfig,
+  WebSocketStepConfig,
 } from './types.js'
 export { ConfigError, type ConfigProblem } from './errors.js'
 export { validateRoutes, type RoutesValidation } from './validate-routes.js'

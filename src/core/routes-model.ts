@@ -11,7 +11,9 @@ export const HEADER_KEYS = ['responseHeader', 'responseHeaders'] as const
 /** The fields that shape an answer, wherever an answer is written (route, entry, sequence item). */
 export const RESPONSE_KEYS = ['file', 'url', 'status', 'latency', ...HEADER_KEYS, 'fault', 'stream', 'events'] as const
 /** The keys a route may hold (the others are warned about, and ignored). */
-export const ROUTE_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS])
+export const ROUTE_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, ...METHOD_KEYS, 'websocket'])
+/** The keys a step of a route's `websocket` array may hold (docs/behaviour.md, "WebSocket"). */
+export const SOCKET_STEP_KEYS: ReadonlySet<string> = new Set<string>(['on', 'send', 'delay', 'close', 'drop'])
 /** The keys an entry of a method may hold. */
 export const ENTRY_KEYS: ReadonlySet<string> = new Set<string>([...RESPONSE_KEYS, 'params', 'headers', 'response', 'operation'])
 /** The keys a sequence item may hold. */
@@ -229,4 +231,24 @@ export function answersOf(route: Json, key: string, method: MethodKey): ModelAns
     } else conditional.push({ label, path, fields })
   }
   return defaults ? [defaults, ...conditional] : conditional
+}
+
+/**
+ * The data files a route's `websocket` steps send (`{ "file": name }` as a step's `send`, or as
+ * an item of its array), with their pointer tokens; `path` is the steps' own (`[key, 'websocket']`).
+ * A name is as written (the validator says when it is not a string).
+ */
+export function socketFilesOf(steps: unknown, path: Path): Array<{ name: unknown; path: Path }> {
+  const found: Array<{ name: unknown; path: Path }> = []
+  const fileOf = (data: unknown, at: Path) => {
+    if (isPlainObject(data) && Object.keys(data).length === 1 && 'file' in data) found.push({ name: data.file, path: [...at, 'file'] })
+  }
+  if (!Array.isArray(steps)) return found
+  steps.forEach((step, index) => {
+    if (!isPlainObject(step)) return
+    const sendPath = [...path, index, 'send']
+    if (Array.isArray(step.send)) step.send.forEach((item, n) => fileOf(item, [...sendPath, n]))
+    else fileOf(step.send, sendPath)
+  })
+  return found
 }

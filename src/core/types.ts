@@ -86,6 +86,25 @@ export interface RouteEntryConfig extends StreamingFields {
 
 export type MethodConfig = string | RouteEntryConfig | RouteEntryConfig[]
 
+/**
+ * What a WebSocket step sends: a string as is, `{ "file": name }`, `{ "data": value }` (one
+ * message), any other JSON value as its JSON text; an array is several messages.
+ */
+export type WebSocketData = unknown
+
+/** One step of a route's `websocket` array (docs/behaviour.md, "WebSocket"). */
+export interface WebSocketStepConfig {
+  /** Reply to client messages that match: a text exactly, `{ pattern }`, or JSON paths -> values. Absent: sent on open. */
+  on?: string | PatternCondition | Record<string, ParamCondition>
+  send?: WebSocketData
+  /** Milliseconds before sending, counted from the previous send (or the client's message). */
+  delay?: number
+  /** Close from the server side with this code after sending. */
+  close?: number
+  /** End the connection without a close frame. */
+  drop?: boolean
+}
+
 export interface RouteConfig extends StreamingFields {
   file?: string
   fault?: FaultName
@@ -100,6 +119,8 @@ export interface RouteConfig extends StreamingFields {
   delete?: MethodConfig
   patch?: MethodConfig
   head?: MethodConfig
+  /** Steps served to a WebSocket opened on the route's path. */
+  websocket?: WebSocketStepConfig[]
 }
 
 /** A whole routes file: route key (`v1/users`) -> route. */

@@ -1,7 +1,8 @@
 import { toPointer, type ConfigProblem } from './errors.js'
 import { closestKey } from './closest-key.js'
-import { answersOf, ENTRY_KEYS, GRAPHQL_METHODS, HEADER_KEYS, isFaultName, isPlainObject, ITEM_KEYS, patternFlags, ROUTE_KEYS, walkRoutes, type Path } from './routes-model.js'
+import { answersOf, ENTRY_KEYS, GRAPHQL_METHODS, HEADER_KEYS, isFaultName, isPlainObject, ITEM_KEYS, patternFlags, ROUTE_KEYS, SOCKET_STEP_KEYS, socketFilesOf, walkRoutes, type Path } from './routes-model.js'
 import { FAULT_NAMES, METHOD_KEYS } from './types.js'
+import { isSendableCloseCode } from './websocket.js'
 
 const STREAM_KEYS: ReadonlySet<string> = new Set(['by', 'delay'])
 const EVENT_KEYS: ReadonlySet<string> = new Set(['data', 'event', 'id', 'retry', 'delay'])
@@ -235,6 +236,45 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
       }
     }
   }
+  const checkParamConditions = (path: Path, conditions: Record<string, unknown>) => {
+    for (const [key, condition] of Object.entries(conditions)) {
+      if (isPlainObject(condition) && 'pattern' in condition) checkPattern([...path, key], condition)
+      else if (Array.isArray(condition) && condition.some((v) => typeof v === 'object' && v !== null)) {
+        error([...path, key], 'an array condition must hold plain values', 'List the accepted values as strings or numbers.')
+      } else if (condition === undefined) {
+        error([...path, key], 'a condition must have a value', 'Give the value to match.')
+      }
+    }
+  }
+  /** A route's `websocket` steps (docs/behaviour.md, "WebSocket"). */
+  const checkSocket = (path: Path, steps: unknown) => {
+    if (!Array.isArray(steps)) {
+      error(path, 'websocket must be an array of steps', 'Write websocket as [ { "send": { "type": "welcome" } }, { "on": "ping", "send": "pong" } ].')
+      return
+    }
+    steps.forEach((step, index) => {
+      const at = [...path, index]
+      if (!isPlainObject(step)) {
+        error(at, 'a websocket step must be an object', 'Write it as { "send": ... } (sent on open) or { "on": ..., "send": ... } (a reply).')
+        return
+      }
+      checkUnknown(at, step, SOCKET_STEP_KEYS, 'a websocket step')
+      const on = step.on
+      if ('on' in step) {
+        if (isPlainObject(on) && 'pattern' in on) checkPattern([...at, 'on'], on)
+        else if (isPlainObject(on)) checkParamConditions([...at, 'on'], on)
+        else if (typeof on !== 'string') error([...at, 'on'], `on must be a text, a { "pattern" } object or an object of JSON paths to values, got ${JSON.stringify(on)}`, 'Write on as "bye", { "pattern": "^hi" } or { "type": "ping" }.')
+      } else if (!('send' in step) && !('close' in step) && step.drop !== true) {
+        error(at, 'a websocket step without "on" must send, close or drop', 'Add "send" (a message sent on open), "close" (a close code) or "drop": true; or "on" to reply to client messages.')
+      }
+      if ('delay' in step) checkNumber([...at, 'delay'], step.delay, 'delay')
+      if ('close' in step && !isSendableCloseCode(step.close)) {
+        error([...at, 'close'], `close must be a close code a server may send, got ${JSON.stringify(step.close)}`, 'Use 1000 (normal), 1001-1003, 1007-1014, or an application code from 3000 to 4999.')
+      }
+      if ('drop' in step && step.drop !== true) error([...at, 'drop'], `drop must be true, got ${JSON.stringify(step.drop)}`, 'Write "drop": true to end the connection without a close frame, or remove it.')
+    })
+    for (const file of socketFilesOf(steps, path)) checkFile(file.path, file.name)
+  }
   const checkItem = (path: Path, item: unknown) => {
     if (!isPlainObject(item)) {
       error(path, 'a response item must be an object', 'Write it as { "status": 200, "file": "x.json" }.')
@@ -256,6 +296,7 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
       }
       checkUnknown(path, route, ROUTE_KEYS, 'a route')
       checkResponseFields(path, route)
+      if ('websocket' in route) checkSocket([...path, 'websocket'], route.websocket)
     },
     method(method, value, path) {
       if (typeof value === 'string') checkFile(path, value)
@@ -302,7 +343,11 @@ export function listFiles(routes: unknown): Array<{ name: string; path: Path }> 
     if (isPlainObject(object) && typeof object.events === 'string') found.push({ name: object.events, path: [...path, 'events'] })
   }
   walkRoutes(routes, {
-    route: (_key, route, path) => fileOf(route, path),
+    route(_key, route, path) {
+      fileOf(route, path)
+      if (!isPlainObject(route)) return
+      for (const file of socketFilesOf(route.websocket, [...path, 'websocket'])) if (typeof file.name === 'string') found.push({ name: file.name, path: file.path })
+    },
     method(_method, value, path) {
       if (typeof value === 'string') found.push({ name: value, path })
     },

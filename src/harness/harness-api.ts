@@ -47,6 +47,10 @@ export type LoggedRequest = Pick<RequestRecord, 'method' | 'url' | 'headers' | '
 } & {
   /** Where the exchange breaks the `validate` document; present only when it does. */
   violations?: Violation[]
+} & Pick<RequestRecord, 'kind' | 'direction' | 'data'> & {
+  /** A WebSocket record's: whether a step took it (an unmatched client message: false, with its explanation). */
+  matched?: boolean
+  explanation?: string
 }
 
 /**
@@ -71,6 +75,12 @@ export function loggedRequestOf(record: RequestRecord): LoggedRequest {
     durationMs: record.durationMs,
     ...(record.stream ? { stream: record.stream } : {}),
     ...(record.violations ? { violations: record.violations } : {}),
+    // A WebSocket record says what it is (docs/behaviour.md, "WebSocket"); HTTP records stay as they were.
+    ...(record.kind !== undefined ? { kind: record.kind } : {}),
+    ...(record.direction !== undefined ? { direction: record.direction } : {}),
+    ...(record.data !== undefined ? { data: record.data } : {}),
+    ...(record.kind !== undefined ? { matched: record.matched } : {}),
+    ...(record.kind !== undefined && record.explanation !== undefined ? { explanation: record.explanation } : {}),
   }
 }
 

@@ -13,6 +13,8 @@ import { createRequestLog, type LogEntry, type RequestInput, type RequestLog } f
 import type { EngineRequest } from '../core/parse-request.js'
 import type { MockResponse } from '../core/build-response.js'
 import { createSessionBound, DEFAULT_SESSION_LIMIT } from './sessions.js'
+import { openSocket, type SocketScript, type UnmatchedSocket } from './websocket.js'
+import { explainUnmatched } from '../core/explain-unmatched.js'
 import type { Logger } from '../core/types.js'
 import type { TrafficCheck, Violation } from './traffic-check.js'
 
@@ -127,6 +129,11 @@ export interface Pipeline {
   setTrafficCheck(check: TrafficCheck | undefined): void
   /** The checker of the `validate` option, when set. */
   readonly trafficCheck: TrafficCheck | undefined
+  /**
+   * A WebSocket opened on the request's path (docs/behaviour.md, "WebSocket"): the script of the
+   * route's `websocket` steps in the session's table, or why none answers (the surface settles it).
+   */
+  openSocket(request: Pick<PipelineRequest, 'url' | 'logHeaders'>, options?: { session?: string }): SocketScript | UnmatchedSocket
 }
 
 /**
@@ -217,6 +224,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const limit = options.sessionLimit ?? DEFAULT_SESSION_LIMIT
   // docs/behaviour.md, "Sessions": at most sessions.limit sessions keep state; LRU dropped first.
   const sessions = createSessionBound(limit, (session) => {
+    // What it holds open (sockets, streams) ends with its state.
+    endLifetime(session)
     forgetSession(session)
     options.logger?.debug(formatMessage(`session ${JSON.stringify(session.slice(0, 80))} dropped: more than ${limit} sessions are live (sessions.limit). It starts afresh if it returns.`))
   })
@@ -405,6 +414,21 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     },
     get trafficCheck() {
       return trafficCheck
+    },
+    openSocket(request, socketOptions = {}) {
+      const session = socketOptions.session ?? ''
+      sessions.touch(session)
+      const table = engineFor(session).table
+      return openSocket({
+        table,
+        session,
+        url: request.url,
+        headers: request.logHeaders,
+        add: (input) => log.add(input),
+        lifetime: lifetime(session),
+        explainPath: () => formatMessage(explainUnmatched(table, { method: 'GET', url: new URL(request.url) })),
+        logError: engineOptions.logger ? (message) => engineOptions.logger!.error(message) : undefined,
+      })
     },
     reset(session) {
       if (session === undefined || session === '') {

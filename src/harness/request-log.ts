@@ -53,6 +53,15 @@ export interface RequestRecord {
    * `validate` is unset.
    */
   violations?: Violation[]
+  /**
+   * `'websocket'` for a WebSocket record (docs/behaviour.md, "WebSocket"): the connection
+   * (no `direction`, status 101), or one message (`direction`, method `MESSAGE`); absent for HTTP.
+   */
+  kind?: 'websocket'
+  /** A WebSocket message's direction: `'in'` from the client, `'out'` from mockyard. */
+  direction?: 'in' | 'out'
+  /** A WebSocket message as text (binary as UTF-8), cut past `BODY_LIMIT` like a body (also in `body`). */
+  data?: string
 }
 
 /** One disagreement between an answered exchange and the `validate` document. */
@@ -84,7 +93,7 @@ export interface RequestFilter {
  * into its own byte store at once; the ISO time, the redacted headers and the body text are
  * built only when the log is read.
  */
-export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'headers' | 'body' | 'responseHeaders' | 'explanation' | 'responseBody'> {
+export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'headers' | 'body' | 'responseHeaders' | 'explanation' | 'responseBody' | 'data'> {
   /** `Date.now()` when the request arrived, or an ISO string. */
   time: number | string
   /**
@@ -135,6 +144,11 @@ export interface RequestLog {
 }
 
 export const BODY_LIMIT = 64 * 1024
+
+/** What a WebSocket record is, per slot (0: an HTTP request). */
+const SOCKET_CONNECTION = 1
+const SOCKET_IN = 2
+const SOCKET_OUT = 3
 
 /** Copies headers with secrets redacted. */
 export function redactHeaders(headers: Iterable<[string, string]>): Record<string, string> {
@@ -252,6 +266,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const streams = new Uint8Array(limit)
   /** Per slot, the violations of the `validate` document (rare: a sparse array, nothing per request otherwise). */
   const violations = new Array<Violation[] | undefined>(limit)
+  /** Per slot, what a WebSocket record is (`SOCKET_KINDS`), 0 for HTTP. */
+  const socketKinds = new Uint8Array(limit)
   let clears = 0
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
@@ -310,6 +326,14 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     if (streams[slot] !== 0) record.stream = streams[slot] === 1 ? 'open' : 'ended'
     const broken = violations[slot]
     if (broken !== undefined) record.violations = broken
+    const socketKind = socketKinds[slot]!
+    if (socketKind !== 0) {
+      record.kind = 'websocket'
+      if (socketKind !== SOCKET_CONNECTION) {
+        record.direction = socketKind === SOCKET_IN ? 'in' : 'out'
+        record.data = record.body ?? ''
+      }
+    }
     return record
   }
   const recordOf = (id: number): RequestRecord => {
@@ -362,6 +386,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         oldestId(),
       )
       faults[id % limit] = input.fault
+      socketKinds[id % limit] = input.kind !== 'websocket' ? 0 : input.direction === 'in' ? SOCKET_IN : input.direction === 'out' ? SOCKET_OUT : SOCKET_CONNECTION
       const responseBody = input.responseBody
       if (responseBody === undefined || responseBody === null || responseBody.length === 0) responseBodies[id % limit] = responseBody === undefined ? undefined : null
       else {

@@ -1,21 +1,40 @@
 /**
  * The session a request belongs to (docs/behaviour.md, "Sessions"): the `x-mockyard-session`
- * header, read the same way by every surface (listener, admin endpoints, notifications, browser).
+ * header, else the `mockyard-session` cookie, read the same way by every surface (listener, admin
+ * endpoints, notifications, browser).
  */
 
 /** The header that names a request's session. */
 export const SESSION_HEADER = 'x-mockyard-session'
 
-/** The cookie that names a request's session when the header is absent (browser navigations, SSR). */
+/** The cookie that names a request's session when the header is absent (a browser's WebSocket cannot send headers). */
 export const SESSION_COOKIE = 'mockyard-session'
+
+/** The value of the `mockyard-session` cookie in a `Cookie` header, or `''`. */
+export function sessionCookie(cookie: string | null | undefined): string {
+  if (!cookie) return ''
+  let at = cookie.indexOf(SESSION_COOKIE + '=')
+  // Only a whole cookie name: at the start, or after `; `.
+  while (at > 0 && cookie[at - 1] !== ' ' && cookie[at - 1] !== ';') at = cookie.indexOf(SESSION_COOKIE + '=', at + 1)
+  if (at < 0) return ''
+  const start = at + SESSION_COOKIE.length + 1
+  const end = cookie.indexOf(';', start)
+  const raw = (end < 0 ? cookie.slice(start) : cookie.slice(start, end)).trim()
+  const value = raw.length > 1 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
+}
 
 /** Node's header object (`req.headers`), or anything with a Fetch-style `get`. */
 export type SessionHeaders = { get(name: string): string | null } | Readonly<Record<string, string | string[] | undefined>>
 
 /**
  * The session named by a request's headers: the header's (first) value, else the
- * `mockyard-session` cookie's, or `''` when there is none.
- * No allocation without a cookie: it runs on the listener's hot path.
+ * `mockyard-session` cookie's, or `''` when there is neither. No allocation when neither is
+ * sent: it runs on the listener's hot path.
  *
  * @example
  * sessionOf(req.headers) // node's IncomingHttpHeaders
@@ -23,27 +42,14 @@ export type SessionHeaders = { get(name: string): string | null } | Readonly<Rec
  */
 export function sessionOf(headers: SessionHeaders): string {
   if (typeof headers.get === 'function') {
-    const fetchHeaders = headers as { get(name: string): string | null }
-    return fetchHeaders.get(SESSION_HEADER) ?? sessionCookie(fetchHeaders.get('cookie'))
+    const get = headers as { get(name: string): string | null }
+    return get.get(SESSION_HEADER) ?? sessionCookie(get.get('cookie'))
   }
   const record = headers as Readonly<Record<string, string | string[] | undefined>>
   const value = record[SESSION_HEADER]
-  if (value === undefined) return sessionCookie(record.cookie)
-  return typeof value === 'string' ? value : (value[0] ?? '')
-}
-
-/** The `mockyard-session` cookie's value in a `Cookie` header, or `''`. */
-function sessionCookie(cookie: string | string[] | null | undefined): string {
-  if (typeof cookie !== 'string' || !cookie.includes(SESSION_COOKIE)) return ''
-  for (const pair of cookie.split(';')) {
-    const at = pair.indexOf('=')
-    if (at === -1 || pair.slice(0, at).trim() !== SESSION_COOKIE) continue
-    const value = pair.slice(at + 1).trim()
-    try {
-      return decodeURIComponent(value)
-    } catch {
-      return value
-    }
+  if (value === undefined) {
+    const cookie = record.cookie
+    return cookie === undefined ? '' : sessionCookie(typeof cookie === 'string' ? cookie : cookie.join('; '))
   }
-  return ''
+  return typeof value === 'string' ? value : (value[0] ?? '')
 }

@@ -11,6 +11,8 @@ import { notContinued } from '../forward/body.js'
 import { answerClientError, answerConnect, answerExpectation, headerGetter } from './wire.js'
 import type { MockyardOptions } from '../config/options.js'
 import { attachContract } from '../check/contract.js'
+import { DEFAULT_SESSION_LIMIT } from '../harness/sessions.js'
+import { createSocketServer } from './websocket.js'
 
 
 export function packageInfo(): { name: string; description: string; version: string } {
@@ -68,6 +70,13 @@ export async function listen(instance: Instance, host: string, port: number): Pr
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   })
+  // WebSocket upgrades on the same port (docs/behaviour.md, "WebSocket"): an upgraded connection
+  // is no HTTP connection any more; stop() closes it with a close frame.
+  const webSockets = createSocketServer(instance, { limit, maxSockets: instance.options.sessions?.limit ?? DEFAULT_SESSION_LIMIT })
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    sockets.delete(socket)
+    webSockets.handle(req, socket, head)
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => {
@@ -90,6 +99,7 @@ export async function listen(instance: Instance, host: string, port: number): Pr
         // Open streams and hung requests are not work in flight (docs/behaviour.md, "Faults",
         // "Streams and Server-Sent Events"): every session's lifetime ends now, not after graceMs.
         instance.endOpen()
+        webSockets.close(graceMs)
         // Keep-alive connections close as soon as they are idle; responses in flight (latency
         // included) get `graceMs`, then their connections go too. A connection whose request has
         // not fully arrived (a head still being sent, a client that opened a socket and waits)

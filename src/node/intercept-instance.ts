@@ -12,6 +12,8 @@ import { Unanswered } from '../harness/unhandled.js'
 import { formatViolation } from '../harness/traffic-check.js'
 import { surfaceRequestFromFetch, type Instance } from '../config/instance.js'
 import { startInterception, type Interception } from './interception/index.js'
+import type { InterceptedSocket } from './interception/websocket.js'
+import { driveClient } from '../harness/websocket.js'
 
 export interface InstanceInterception extends Interception {
   /**
@@ -60,6 +62,7 @@ export function interceptInstance(instance: Instance): InstanceInterception {
       return new Unanswered(outcome.explanation)
     },
     warn: (message) => instance.logger.warn(message),
+    onWebSocket: (connection) => answerSocket(instance, connection, strategy, unmatched),
   })
   return {
     dispose: () => interception.dispose(),
@@ -91,4 +94,27 @@ async function playFault(response: MockResponse, request: Request, lifetime: Abo
     default:
       return truncatedResponse(response, terminated) ?? toFetchResponse(response)
   }
+}
+
+/**
+ * A WebSocket the global `WebSocket` opened in process (docs/behaviour.md, "WebSocket"): the
+ * route's steps drive it; where no route has steps it follows `onUnhandledRequest` as a request
+ * would (recorded with status 0; 'error' fails the socket, the others let it reach the network).
+ */
+function answerSocket(instance: Instance, { client, server }: InterceptedSocket, strategy: string, unmatched: string[]): void {
+  const opened = instance.openSocket({ url: client.url.href, logHeaders: [] })
+  if (opened.kind === 'unmatched') {
+    opened.settle(0)
+    if (strategy === 'error') {
+      unmatched.push(opened.explanation())
+      // What a browser's socket does when nothing answers: an error event, then a close (1006).
+      client.socket.dispatchEvent(new Event('error'))
+      client.close(1006, 'no mock answers this WebSocket')
+      return
+    }
+    if (strategy === 'warn') instance.logger.warn(opened.explanation())
+    server.connect()
+    return
+  }
+  driveClient(opened, client)
 }

@@ -125,7 +125,7 @@ function rowOf(record) {
   row.append(
     el('td', { class: 'time', text: timeOf(record.time) }),
     el('td', { class: 'session', title: sessionLabel(record.session), text: session }),
-    el('td', { class: 'method', text: record.method }),
+    el('td', { class: 'method', text: methodText(record) }),
     el('td', { class: 'path mono' }, wrappable(pathOf(record.url)), ...operationTag(record)),
     el('td', { class: `status status-${String(record.status).charAt(0)}`, text: statusText(record) }),
     el('td', { class: 'by' }, answeredBy(record)),
@@ -140,6 +140,12 @@ function violationsText(record) {
   return record.violations
     .map((v) => `${v.where}${v.where === 'response' && record.file ? ` ${record.file}` : ''}#${v.pointer}: ${v.message}${v.schema ? `\n  schema ${v.schema}` : ''}`)
     .join('\n')
+}
+
+/** A WebSocket record's kind in the method column: the connection, or a message in or out. */
+function methodText(record) {
+  if (record.kind !== 'websocket') return record.method
+  return record.direction === 'in' ? 'WS ←' : record.direction === 'out' ? 'WS →' : 'WS open'
 }
 
 function renderRequests() {
@@ -333,6 +339,7 @@ function conditionText(value) {
 }
 
 function answerText(entry) {
+  if (entry.answer !== undefined) return entry.answer
   if (entry.sequence) return `a sequence of ${entry.sequence.length}`
   const parts = []
   if (entry.url) parts.push(`redirect ${entry.url}`)
@@ -377,7 +384,8 @@ async function renderRoutes() {
       if (entry.operation) conditions.append(el('div', { class: 'mono', text: `operation ${entry.operation}` }))
       for (const [name, value] of Object.entries(entry.params ?? {})) conditions.append(el('div', { class: 'mono', text: `param ${name} = ${conditionText(value)}` }))
       for (const [name, value] of Object.entries(entry.requestHeaders ?? {})) conditions.append(el('div', { class: 'mono', text: `header ${name} = ${conditionText(value)}` }))
-      if (!entry.conditional) conditions.append(el('span', { class: 'count', text: 'default' }))
+      if (entry.on) conditions.append(el('div', { class: 'mono', text: `message ${entry.on}` }))
+      if (!entry.conditional) conditions.append(el('span', { class: 'count', text: entry.method === 'WS' ? 'on open' : 'default' }))
       else if (conditions.childNodes.length === 0) conditions.append(el('span', { class: 'count', text: 'none' }))
       const sequence = el('td')
       if (entry.sequence) {

@@ -64,6 +64,16 @@ describe('schema/routes.json and validateRoutes agree', () => {
       },
       'v1/*': { status: 599 },
     }],
+    ['every form of websocket step', {
+      'v1/chat': {
+        file: 'a.json',
+        websocket: [
+          { send: { type: 'welcome' } }, { send: 'hi', delay: 10 }, { send: [{ file: 'a.json' }, { data: [1] }, 'x', 2] }, { send: { file: 'dir/b.json' } },
+          { on: 'bye', send: 'see you', close: 1000 }, { on: { pattern: '^a', flags: 'i' } }, { on: { type: 'ping', 'a.b[0]': [1, 'x'], c: { pattern: 'z' }, d: { deep: 1 } }, send: { id: '${message.id}' } },
+          { on: {}, close: 4000 }, { drop: true }, { on: 'x', drop: true }, { close: 1011 },
+        ],
+      },
+    }],
   ]
   const broken: Array<[string, unknown]> = [
     ['not an object', []],
@@ -106,6 +116,19 @@ describe('schema/routes.json and validateRoutes agree', () => {
     ['a sequence item that is not an object', { 'v1/a': { get: [{ response: ['a.json'] }] } }],
     ['a negative repeat', { 'v1/a': { get: [{ response: [{ repeat: -1 }] }] } }],
     ['a "$schema" key that is not a string nor a route', { $schema: 1 }],
+    ['websocket that is not an array', { 'v1/a': { websocket: { send: 'x' } } }],
+    ['a websocket step that is not an object', { 'v1/a': { websocket: ['x'] } }],
+    ['a websocket step with an unknown key', { 'v1/a': { websocket: [{ send: 'x', sned: 'y' }] } }],
+    ['a websocket step that does nothing', { 'v1/a': { websocket: [{ delay: 10 }] } }],
+    ['a websocket on that is a number', { 'v1/a': { websocket: [{ on: 1, send: 'x' }] } }],
+    ['a websocket on with an invalid pattern', { 'v1/a': { websocket: [{ on: { pattern: '(' } }] } }],
+    ['a websocket on with an array of objects', { 'v1/a': { websocket: [{ on: { a: [{ b: 1 }] } }] } }],
+    ['a websocket close code no server may send', { 'v1/a': { websocket: [{ close: 1006 }] } }],
+    ['a websocket close code that is text', { 'v1/a': { websocket: [{ send: 'x', close: '1000' }] } }],
+    ['a websocket drop that is false', { 'v1/a': { websocket: [{ send: 'x', drop: false }] } }],
+    ['a negative websocket delay', { 'v1/a': { websocket: [{ send: 'x', delay: -1 }] } }],
+    ['a websocket file outside the folder', { 'v1/a': { websocket: [{ send: { file: '../x.json' } }] } }],
+    ['a websocket file in an array that is not a string', { 'v1/a': { websocket: [{ send: ['a', { file: 3 }] }] } }],
   ]
 
   it.each(valid)('accepts %s', (_, routes) => {

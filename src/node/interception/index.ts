@@ -20,6 +20,7 @@ import { currentFetchClasses } from './fetch-semantics.js'
 import { withoutOwnFrames } from '../own-frames.js'
 import { patchFetch } from './patch-fetch.js'
 import { NetworkFault } from './network-fault.js'
+import { interceptWebSockets, type InterceptedSocket } from './websocket.js'
 import { applyUnhandled, isUnhandledStrategy, Unanswered, type UnhandledRequestStrategy } from '../../harness/unhandled.js'
 
 /** The one unhandled-request strategy type (src/harness/unhandled.ts). */
@@ -50,6 +51,11 @@ export interface InterceptionOptions {
   explain?(request: Request): string | Promise<string>
   /** Where 'warn' prints. Default: `console.warn`. */
   warn?(message: string): void
+  /**
+   * Answers the WebSockets the global `WebSocket` opens (websocket.ts, loaded with the first one);
+   * without it they are not intercepted.
+   */
+  onWebSocket?(connection: InterceptedSocket): void
 }
 
 export interface Interception {
@@ -201,6 +207,7 @@ export function startInterception(options: InterceptionOptions): Interception {
   const unpatchFetch = patchFetch({ resolve, unhandled }, currentFetchClasses())
   const stopClientRequests = interceptClientRequests(onRequest)
   const stopXhr = typeof globalThis.XMLHttpRequest === 'function' ? interceptXhr(onRequest) : undefined
+  const stopWebSockets = options.onWebSocket ? interceptWebSockets(options.onWebSocket) : undefined
 
   let disposed = false
   const handle = {
@@ -210,6 +217,7 @@ export function startInterception(options: InterceptionOptions): Interception {
       unpatchFetch?.()
       stopClientRequests()
       stopXhr?.()
+      stopWebSockets?.()
       if (activeInterception() === handle) setActiveInterception(undefined)
     },
   }
