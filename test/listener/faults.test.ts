@@ -186,6 +186,12 @@ describe('faults over the HTTP listener', () => {
     expect(error?.name).toBe('TimeoutError')
   })
 
+  it('a CORS preflight to a faulted route is answered; the fault plays on the request itself', async () => {
+    const res = await fetch(`${server.url}/v1/flaky`, { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' } })
+    expect(res.status).toBe(204)
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://app.test')
+  })
+
   it('overrides: a route-level fault replaces every method of the route', async () => {
     server.useRoutes({ 'v1/users': { fault: 'reset' } })
     for (const method of ['GET', 'POST', 'DELETE']) {
