@@ -208,6 +208,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const limit = options.sessionLimit ?? DEFAULT_SESSION_LIMIT
   // docs/behaviour.md, "Sessions": at most sessions.limit sessions keep state; LRU dropped first.
   const sessions = createSessionBound(limit, (session) => {
+    // What it held open (hung requests) ends with it, as at its reset.
+    endLifetime(session)
     forgetSession(session)
     options.logger?.debug(formatMessage(`session ${JSON.stringify(session.slice(0, 80))} dropped: more than ${limit} sessions are live (sessions.limit). It starts afresh if it returns.`))
   })

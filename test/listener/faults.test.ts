@@ -230,6 +230,24 @@ describe('stop() and hung requests', () => {
   })
 })
 
+describe('sessions and hung requests', () => {
+  it('a session dropped by the sessions bound ends its hung requests, as its reset would', async () => {
+    const server = await startMockServer({ routes: writeMocks(ROUTES, FILES).routes, sessions: { limit: 1 } })
+    try {
+      const hung = fetch(`${server.url}/v1/stuck`, { headers: { [SESSION_HEADER]: 'alice' } }).then(
+        () => 'answered',
+        (error: TypeError) => error.name,
+      )
+      await server.waitForRequest((r) => r.fault === 'hang')
+      // A second session, past the bound of one: alice is dropped.
+      expect((await fetch(`${server.url}/v1/users`, { headers: { [SESSION_HEADER]: 'bob' } })).status).toBe(200)
+      expect(await hung).toBe('TypeError')
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
 describe('faults through the middleware', () => {
   it('reset, hang and truncate on a node server using the middleware; close() ends the hang', async () => {
     const middleware = await createMiddleware({ routes: writeMocks(ROUTES, FILES).routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
