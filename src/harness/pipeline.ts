@@ -240,7 +240,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const { info } = result
     // Taken before the record is written (and its waiters told): a reset after that ends the hang.
     const open = result.response.fault === 'hang' ? lifetime(session) : undefined
-    const outcome: Outcome = { kind: 'route', response: result.response, info, record: record(request, session, started, time, body, info.status, info, result.response.headers, undefined, result.response.body) }
+    // A fault that sends nothing (`reset`, `close`, `hang`) records no response headers or body.
+    const sent = info.fault === undefined || info.fault === 'truncate'
+    const response = result.response
+    const sentBody = !sent ? undefined : info.fault === 'truncate' ? firstHalf(response.body) : response.body
+    const outcome: Outcome = { kind: 'route', response, info, record: record(request, session, started, time, body, info.status, info, sent ? response.headers : undefined, undefined, sentBody) }
     if (open) outcome.lifetime = open
     return outcome
   }
@@ -389,6 +393,13 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
     },
   }
+}
+
+/** What a `truncate` sends of a body: its first half, in bytes (docs/behaviour.md, "Faults"). */
+function firstHalf(body: Uint8Array | string | null): Uint8Array | null {
+  if (body === null) return null
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body
+  return bytes.subarray(0, Math.floor(bytes.byteLength / 2))
 }
 
 /** Wraps a Fetch `Request` (from an interceptor or a service worker) for `Pipeline.respond`. */

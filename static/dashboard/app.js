@@ -244,8 +244,8 @@ function statusText(record) {
  * as its type and size); an answer from a handler or the proxy target is not recorded.
  */
 function responseBodyView(record) {
+  if (record.fault && record.fault !== 'truncate') return el('p', { class: 'count', text: `no response: the fault "${record.fault}" was played` })
   if (record.responseBody === undefined) {
-    if (record.fault && record.fault !== 'truncate') return el('p', { class: 'count', text: `no response: the fault "${record.fault}" was played` })
     return el('p', { class: 'count', text: record.status === 0 ? 'no response (nothing answered in process)' : 'not recorded (only a route’s answer is kept)' })
   }
   return bodyView({ body: record.responseBody, headers: record.responseHeaders ?? {} })

@@ -138,6 +138,9 @@ describe('faults over the HTTP listener', () => {
       ['v1/flaky', 0, 'reset'],
       ['v1/cut', 200, 'truncate'],
     ])
+    // What was sent: nothing for the reset; the head and the first half for the cut.
+    expect([records[0]!.responseHeaders, records[0]!.responseBody]).toEqual([undefined, undefined])
+    expect(records[1]!.responseBody).toBe(REPORT.slice(0, Math.floor(REPORT.length / 2)))
     // Over HTTP too (what the Playwright admin client reads).
     const { requests } = (await (await fetch(`${server.url}/__mockyard/requests`)).json()) as { requests: Array<Record<string, unknown>> }
     expect(requests.map((record) => [record.route, record.status, record.fault])).toEqual([
