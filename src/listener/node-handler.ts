@@ -133,7 +133,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
         // `OPTIONS *`: a preflight of the server as a whole, which says what it allows (docs/behaviour.md, "Requests on the wire").
         if (path === '*') response.headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
         if (response.fault === undefined) writeMockResponse(res, response, head)
-        else playFault(res, response, head, outcome.lifetime ?? instance.lifetime(session))
+        else playFault(res, response, head, () => outcome.lifetime ?? instance.lifetime(session))
         logLine(instance, method, path, faultStatus(response), info.file ?? info.route ?? info.entry, outcome.record.durationMs)
         return
       }

@@ -38,7 +38,7 @@ export function interceptInstance(instance: Instance): InstanceInterception {
     strategy,
     async resolve(request) {
       const outcome = await instance.respond(surfaceRequestFromFetch(request))
-      if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, outcome.lifetime ?? instance.lifetime())
+      if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, () => outcome.lifetime ?? instance.lifetime())
       if (outcome.kind === 'handler') return outcome.response
       // Nothing answers in process: recorded as such (status 0), then failed, warned or let
       // through, with this request's own explanation (docs/behaviour.md, "Unmatched requests").
@@ -61,12 +61,13 @@ export function interceptInstance(instance: Instance): InstanceInterception {
  * lifetime ends (its reset, `close()`), which settles it as a reset; `truncate` answers with a
  * body that fails after its first half.
  */
-async function playFault(response: MockResponse, request: Request, lifetime: AbortSignal): Promise<Response> {
+async function playFault(response: MockResponse, request: Request, lifetimeOf: () => AbortSignal): Promise<Response> {
   switch (response.fault) {
     case 'reset':
     case 'close':
       throw new NetworkFault(response.fault)
     case 'hang': {
+      const lifetime = lifetimeOf()
       // Every test's hung requests wait on one signal: no warning past ten.
       setMaxListeners(0, lifetime)
       const ended = await untilAborted([request.signal, lifetime])
