@@ -152,8 +152,8 @@ function toRouteSources(config: SerializedConfig, base: string, logger: Pick<Log
  * until the request's signal aborts or the pipeline's lifetime ends (a reset, `stop()`), then
  * fails the same way; `truncate` answers with a body that fails after its first half.
  */
-async function playFault(response: MockResponse, request: Request, lifetime: AbortSignal): Promise<Response> {
-  if (response.fault === 'hang') await untilAborted([request.signal, lifetime])
+async function playFault(response: MockResponse, request: Request, lifetime: () => AbortSignal): Promise<Response> {
+  if (response.fault === 'hang') await untilAborted([request.signal, lifetime()])
   if (response.fault !== 'truncate') return Response.error()
   return truncatedResponse(response, () => new TypeError('network error: the connection closed before the end of the body')) ?? toFetchResponse(response)
 }
@@ -216,7 +216,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     }
     const outcome = await pipeline.respond(surface)
     if (outcome.kind === 'handler') return outcome.response
-    if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, outcome.lifetime ?? pipeline.lifetime())
+    if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, () => outcome.lifetime ?? pipeline.lifetime())
     // Recorded as unanswered (status 0): it goes to the network, or fails, with the engine's
     // explanation (of a known route; for any other path, the closest routes).
     outcome.settle({ status: 0 })

@@ -56,7 +56,16 @@ export function truncatedResponse(response: MockResponse, error: () => unknown):
       )
     },
   })
-  return new Response(stream, { status: response.status, headers: { ...response.headers, 'content-length': String(body.byteLength) } })
+  const cut = new Response(stream, { status: response.status, headers: { ...response.headers, 'content-length': String(body.byteLength) } })
+  return Object.defineProperty(cut, TRUNCATED, { value: true })
+}
+
+/** Marks a `truncatedResponse` (a constant key: no module state). */
+const TRUNCATED = Symbol.for('mockyard.truncated')
+
+/** Whether a response is a `truncatedResponse`: a client that cannot read a body cut short (an intercepted XHR) fails it whole. */
+export function isTruncated(response: Response): boolean {
+  return (response as unknown as Record<symbol, unknown>)[TRUNCATED] === true
 }
 
 /**

@@ -224,7 +224,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const limit = options.sessionLimit ?? DEFAULT_SESSION_LIMIT
   // docs/behaviour.md, "Sessions": at most sessions.limit sessions keep state; LRU dropped first.
   const sessions = createSessionBound(limit, (session) => {
-    // What it holds open (sockets, streams) ends with its state.
+    // What it holds open (sockets, streams, hung requests) ends with its state, as at its reset.
     endLifetime(session)
     forgetSession(session)
     options.logger?.debug(formatMessage(`session ${JSON.stringify(session.slice(0, 80))} dropped: more than ${limit} sessions are live (sessions.limit). It starts afresh if it returns.`))
@@ -263,7 +263,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     }
     // Taken before the record is written (and its waiters told): a reset after that ends the hang.
     const open = response.fault === 'hang' ? lifetime(session) : undefined
-    const outcome: Outcome = { kind: 'route', response, info, record: record(request, session, started, time, body, info.status, info, response.headers, undefined, response.body, violations) }
+    // A fault that sends nothing (`reset`, `close`, `hang`) records no response headers or body.
+    const sent = info.fault === undefined || info.fault === 'truncate'
+    const sentBody = !sent ? undefined : info.fault === 'truncate' ? firstHalf(response.body) : response.body
+    const outcome: Outcome = { kind: 'route', response, info, record: record(request, session, started, time, body, info.status, info, sent ? response.headers : undefined, undefined, sentBody, violations) }
     if (open) outcome.lifetime = open
     if (violations !== undefined) outcome.violations = violations
     return outcome
@@ -450,6 +453,13 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
     },
   }
+}
+
+/** What a `truncate` sends of a body: its first half, in bytes (docs/behaviour.md, "Faults"). */
+function firstHalf(body: Uint8Array | string | ReadableStream<Uint8Array> | null): Uint8Array | null {
+  if (body === null || body instanceof ReadableStream) return null
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body
+  return bytes.subarray(0, Math.floor(bytes.byteLength / 2))
 }
 
 /** Wraps a Fetch `Request` (from an interceptor or a service worker) for `Pipeline.respond`. */

@@ -13,13 +13,13 @@ import { writeMockResponse } from './node-handler.js'
  * - `reset`: a TCP reset (RST), nothing sent;
  * - `close`: the connection ends (FIN) without a byte of response;
  * - `hang`: nothing is sent, ever; the connection ends when the client gives up, or at once when
- *   `lifetime` aborts (the session's reset, the server's stop): a hung request is not work in
+ *   `lifetime()` aborts (the session's reset, the server's stop): a hung request is not work in
  *   flight, and it costs no timer;
  * - `truncate`: the status and the headers with the whole body's `Content-Length`, the first half
  *   of the body, then the connection ends. An answer without a body (HEAD, 204, a redirect) has
  *   nothing to cut and is sent whole.
  */
-export function playFault(res: ServerResponse, response: MockResponse, head: boolean, lifetime: AbortSignal): void {
+export function playFault(res: ServerResponse, response: MockResponse, head: boolean, lifetime: () => AbortSignal): void {
   const socket = res.socket as Socket | null
   switch (response.fault) {
     case 'reset':
@@ -32,7 +32,7 @@ export function playFault(res: ServerResponse, response: MockResponse, head: boo
       else res.destroy()
       return
     case 'hang':
-      hang(res, lifetime)
+      hang(res, lifetime())
       return
     case 'truncate':
       truncate(res, response, head)

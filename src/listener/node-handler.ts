@@ -170,7 +170,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
         const what = info.file ?? info.route ?? info.entry
         const streamed = response.ended
         if (response.fault === undefined) writeMockResponse(res, response, head)
-        else playFault(res, response, head, outcome.lifetime ?? instance.lifetime(session))
+        else playFault(res, response, head, () => outcome.lifetime ?? instance.lifetime(session))
         // A stream is logged when it starts, and again when it ends (docs/behaviour.md, "Streams and Server-Sent Events").
         logLine(instance, method, path, faultStatus(response), streamed ? `${what} stream` : what, outcome.record.durationMs)
         if (streamed && instance.logsRequests) {

@@ -52,7 +52,7 @@ export function interceptInstance(instance: Instance): InstanceInterception {
           const exchange = { method: request.method.toUpperCase(), url: request.url, status: outcome.response.status, file: outcome.info.file, route: outcome.info.route }
           for (const violation of outcome.violations) violations.push(formatViolation(exchange, violation))
         }
-        return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, outcome.lifetime ?? instance.lifetime())
+        return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, () => outcome.lifetime ?? instance.lifetime())
       }
       if (outcome.kind === 'handler') return outcome.response
       // Nothing answers in process: recorded as such (status 0), then failed, warned or let
@@ -78,12 +78,13 @@ export function interceptInstance(instance: Instance): InstanceInterception {
  * lifetime ends (its reset, `close()`), which settles it as a reset; `truncate` answers with a
  * body that fails after its first half.
  */
-async function playFault(response: MockResponse, request: Request, lifetime: AbortSignal): Promise<Response> {
+async function playFault(response: MockResponse, request: Request, lifetimeOf: () => AbortSignal): Promise<Response> {
   switch (response.fault) {
     case 'reset':
     case 'close':
       throw new NetworkFault(response.fault)
     case 'hang': {
+      const lifetime = lifetimeOf()
       // Every test's hung requests wait on one signal: no warning past ten.
       setMaxListeners(0, lifetime)
       const ended = await untilAborted([request.signal, lifetime])

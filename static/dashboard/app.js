@@ -266,8 +266,8 @@ function statusText(record) {
  */
 function responseBodyView(record) {
   if (record.stream) return el('p', { class: 'count', text: `streamed in timed pieces (not recorded); the stream ${record.stream === 'open' ? 'was open when this record was read' : 'has ended'}` })
+  if (record.fault && record.fault !== 'truncate') return el('p', { class: 'count', text: `no response: the fault "${record.fault}" was played` })
   if (record.responseBody === undefined) {
-    if (record.fault && record.fault !== 'truncate') return el('p', { class: 'count', text: `no response: the fault "${record.fault}" was played` })
     return el('p', { class: 'count', text: record.status === 0 ? 'no response (nothing answered in process)' : 'not recorded (only a route’s answer is kept)' })
   }
   return bodyView({ body: record.responseBody, headers: record.responseHeaders ?? {} })

@@ -397,3 +397,17 @@ test('screenshot for the README', async ({ page, listener }) => {
   await expect(page.locator('#detail pre.body')).toBeVisible()
   await page.screenshot({ path: process.env.MOCKYARD_SCREENSHOT!, type: 'png' })
 })
+
+test('faults: the request row and detail show the fault, the route table each answer\'s (docs/behaviour.md, "Faults")', async ({ page, listener }) => {
+  const routes = { 'v1/flaky': { fault: 'reset' }, 'v1/retry': { get: [{ response: [{ fault: 'reset' }, { status: 503 }, { file: 'users.json' }] }] } }
+  await fetch(listener.url + '/__mockyard/routes', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(routes) })
+  await send(listener, '/v1/flaky').catch(() => undefined)
+  const errors = await open(page, listener)
+  expect(await shownRows(page)).toEqual(['GET | /v1/flaky | fault: reset | v1/flaky · default'])
+  await page.locator('#requests tr.row').first().click()
+  await expect(page.getByText('no response: the fault "reset" was played')).toBeVisible()
+  await page.getByRole('tab', { name: 'Routes' }).click()
+  await expect(page.getByRole('article', { name: 'route v1/flaky' })).toContainText('fault: reset')
+  await expect(page.getByRole('article', { name: 'route v1/retry' }).locator('li')).toHaveText(['fault: reset', '(no file) · 503', 'users.json · 200'])
+  expect(errors).toEqual([])
+})

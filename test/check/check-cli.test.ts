@@ -32,7 +32,7 @@ const API_ARGS = ['--routes', 'api/routes.json', '--openapi', 'api/openapi.yaml'
 /** Each problem of CONFIG_PROJECT: the text line, then the JSON entry. */
 const CONFIG_PROBLEMS: Array<[string, Record<string, unknown>]> = [
   [
-    'mocks/routes.json#/v1~1users/colour: unknown key "colour" in a route; it is ignored. Remove it, or use one of file, url, status, latency, responseHeader, responseHeaders, stream, events, get, put, post, delete, patch, head, websocket.',
+    'mocks/routes.json#/v1~1users/colour: unknown key "colour" in a route; it is ignored. Remove it, or use one of file, url, status, latency, responseHeader, responseHeaders, fault, stream, events, get, put, post, delete, patch, head, websocket.',
     { severity: 'error', kind: 'unknown-key', file: 'mocks/routes.json', pointer: '/v1~1users/colour', line: 5 },
   ],
   [
@@ -149,7 +149,7 @@ describe('mockyard check: the configuration', () => {
     const { lines } = check(CONFIG_ARGS, { github: true })
     expect(lines[0]).toBe(CONFIG_PROBLEMS[0]![0])
     expect(lines[1]).toBe(
-      '::error file=mocks/routes.json,line=5,title=mockyard check%3A unknown-key::#/v1~1users/colour unknown key "colour" in a route; it is ignored. Remove it, or use one of file, url, status, latency, responseHeader, responseHeaders, stream, events, get, put, post, delete, patch, head, websocket.',
+      '::error file=mocks/routes.json,line=5,title=mockyard check%3A unknown-key::#/v1~1users/colour unknown key "colour" in a route; it is ignored. Remove it, or use one of file, url, status, latency, responseHeader, responseHeaders, fault, stream, events, get, put, post, delete, patch, head, websocket.',
     )
     expect(lines[5]).toBe(
       '::error file=mocks/data/broken.json,line=3,title=mockyard check%3A invalid-json::the data file "broken.json" is not valid JSON (line 3, column 3: Expected double-quoted property name); it is served as written. Fix the JSON in the file if clients should parse it.',

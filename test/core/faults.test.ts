@@ -82,6 +82,14 @@ describe('readers of route keys', () => {
     expect(answersOf(route, 'v1/retry', 'get').map((answer) => answer.fields.fault)).toEqual([{ value: 'reset', path: ['v1/retry', 'get', 0, 'response', 0, 'fault'] }, undefined])
   })
 
+  it('explanations read entries with a fault and no file', async () => {
+    const engine = engineFor({ 'v1/a': { get: [{ params: { a: '1' }, fault: 'reset' }, { params: { a: '3' }, response: [{ fault: 'hang' }, { status: 503 }] }] } })
+    const { explanation } = await send(engine, '/v1/a?a=2')
+    expect(explanation).toContain('every entry of v1/a (GET) is out')
+    expect(explanation).toContain('get[0]: param "a" is "2", expected "1"')
+    expect(explanation).toContain('sequence: item 1 of 2 next')
+  })
+
   it('dead config: a file next to a fault that sends nothing is never served; truncate serves half of it', () => {
     const found = findDeadConfig({ 'v1/a': { file: 'a.json', fault: 'reset' }, 'v1/b': { file: 'b.json', fault: 'truncate' } }, 'routes.json')
     expect(found).toEqual([

@@ -138,6 +138,9 @@ describe('faults over the HTTP listener', () => {
       ['v1/flaky', 0, 'reset'],
       ['v1/cut', 200, 'truncate'],
     ])
+    // What was sent: nothing for the reset; the head and the first half for the cut.
+    expect([records[0]!.responseHeaders, records[0]!.responseBody]).toEqual([undefined, undefined])
+    expect(records[1]!.responseBody).toBe(REPORT.slice(0, Math.floor(REPORT.length / 2)))
     // Over HTTP too (what the Playwright admin client reads).
     const { requests } = (await (await fetch(`${server.url}/__mockyard/requests`)).json()) as { requests: Array<Record<string, unknown>> }
     expect(requests.map((record) => [record.route, record.status, record.fault])).toEqual([
@@ -186,6 +189,12 @@ describe('faults over the HTTP listener', () => {
     expect(error?.name).toBe('TimeoutError')
   })
 
+  it('a CORS preflight to a faulted route is answered; the fault plays on the request itself', async () => {
+    const res = await fetch(`${server.url}/v1/flaky`, { method: 'OPTIONS', headers: { origin: 'http://app.test', 'access-control-request-method': 'GET' } })
+    expect(res.status).toBe(204)
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://app.test')
+  })
+
   it('overrides: a route-level fault replaces every method of the route', async () => {
     server.useRoutes({ 'v1/users': { fault: 'reset' } })
     for (const method of ['GET', 'POST', 'DELETE']) {
@@ -221,6 +230,24 @@ describe('stop() and hung requests', () => {
     await new Promise((resolve) => setTimeout(resolve, 50))
     await server.stop({ graceMs: 60_000 })
     expect(await settled).toBe('TypeError')
+  })
+})
+
+describe('sessions and hung requests', () => {
+  it('a session dropped by the sessions bound ends its hung requests, as its reset would', async () => {
+    const server = await startMockServer({ routes: writeMocks(ROUTES, FILES).routes, sessions: { limit: 1 } })
+    try {
+      const hung = fetch(`${server.url}/v1/stuck`, { headers: { [SESSION_HEADER]: 'alice' } }).then(
+        () => 'answered',
+        (error: TypeError) => error.name,
+      )
+      await server.waitForRequest((r) => r.fault === 'hang')
+      // A second session, past the bound of one: alice is dropped.
+      expect((await fetch(`${server.url}/v1/users`, { headers: { [SESSION_HEADER]: 'bob' } })).status).toBe(200)
+      expect(await hung).toBe('TypeError')
+    } finally {
+      await server.stop()
+    }
   })
 })
 

@@ -21,6 +21,7 @@ import { withoutOwnFrames } from '../own-frames.js'
 import { patchFetch } from './patch-fetch.js'
 import { NetworkFault } from './network-fault.js'
 import { interceptWebSockets, type InterceptedSocket } from './websocket.js'
+import { isTruncated } from '../../core/fetch-request.js'
 import { applyUnhandled, isUnhandledStrategy, Unanswered, type UnhandledRequestStrategy } from '../../harness/unhandled.js'
 
 /** The one unhandled-request strategy type (src/harness/unhandled.ts). */
@@ -183,7 +184,7 @@ export function startInterception(options: InterceptionOptions): Interception {
     return failure
   }
 
-  const onRequest = async ({ request, controller }: InterceptedRequest): Promise<void> => {
+  const onRequest = async ({ request, controller }: InterceptedRequest, client: 'http' | 'xhr' = 'http'): Promise<void> => {
     // `request` itself stays unread so that it can still go to the network.
     let response: Response | Unanswered | undefined
     try {
@@ -195,7 +196,10 @@ export function startInterception(options: InterceptionOptions): Interception {
       return
     }
     if (response !== undefined && !(response instanceof Unanswered)) {
-      controller.respondWith(response)
+      // The XHR interceptor cannot deliver a body that fails midway (its read would hang the
+      // request): a cut body is the network error XHR reports for a dropped connection.
+      if (client === 'xhr' && isTruncated(response)) controller.errorWith(new TypeError('Network error'))
+      else controller.respondWith(response)
       return
     }
     const failure = await unhandled(request, response)
@@ -206,7 +210,7 @@ export function startInterception(options: InterceptionOptions): Interception {
   // Taken before the ClientRequest interceptor replaces the globals with recording Proxies.
   const unpatchFetch = patchFetch({ resolve, unhandled }, currentFetchClasses())
   const stopClientRequests = interceptClientRequests(onRequest)
-  const stopXhr = typeof globalThis.XMLHttpRequest === 'function' ? interceptXhr(onRequest) : undefined
+  const stopXhr = typeof globalThis.XMLHttpRequest === 'function' ? interceptXhr((args) => onRequest(args, 'xhr')) : undefined
   const stopWebSockets = options.onWebSocket ? interceptWebSockets(options.onWebSocket) : undefined
 
   let disposed = false
