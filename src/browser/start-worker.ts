@@ -250,5 +250,6 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     waitForRequest: harness.waitForRequest,
     use: harness.use,
     reset: harness.reset,
+    expectCalled: harness.expectCalled,
   }
 }

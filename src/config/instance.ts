@@ -201,6 +201,8 @@ export async function createInstance(
     reset: pipeline.reset,
     async close() {
       source.close()
+      // What stays open (a hung request, a stream) ends with the surface.
+      pipeline.close()
     },
   }
 }
