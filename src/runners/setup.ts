@@ -58,15 +58,21 @@ function shownMessages(errors: ReadonlyArray<unknown> | undefined): string[] {
 /**
  * A client that wraps the request's error and copies its message (axios) would have the runner
  * print the explanation twice, as the error and as its `Caused by`: the cause is dropped from the
- * test's reported errors where its explanation is in the message already.
+ * test's reported errors where its explanation is in the message already, and so is the
+ * `Caused by:` part axios appends to its error's `stack` (which Jest prints as it is).
  */
 function dropRepeatedCauses(errors: unknown[] | undefined, explanations: readonly string[]): void {
   if (explanations.length === 0) return
   for (const error of (errors ?? []).flat()) {
-    let current = error as { message?: unknown; cause?: unknown } | undefined
+    let current = error as { message?: unknown; cause?: unknown; stack?: unknown } | undefined
     for (let depth = 0; current && typeof current === 'object' && depth < 10; depth++) {
       const cause = current.cause as { message?: unknown; cause?: unknown } | undefined
       const message = current.message
+      if (typeof message === 'string' && typeof current.stack === 'string') {
+        const marker = current.stack.indexOf('\nCaused by: ')
+        const inlined = marker === -1 ? '' : current.stack.slice(marker)
+        if (explanations.some((text) => message.includes(text) && inlined.includes(text))) current.stack = current.stack.slice(0, marker)
+      }
       if (cause && typeof cause === 'object' && typeof message === 'string' && typeof cause.message === 'string') {
         const repeated = explanations.some((text) => message.includes(text) && (cause.message as string).includes(text))
         if (repeated) {
