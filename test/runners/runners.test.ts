@@ -57,6 +57,14 @@ afterAll(() => {
   for (const path of folders) rmSync(path, { recursive: true, force: true })
 }, 60_000)
 
+/** The code blocks of a guide marked `<!-- run: KIND -->` (test/readme/snippets.test.ts has the markers). */
+function docBlocks(doc: string, kind: string): string[] {
+  const text = readFileSync(join(ROOT, doc), 'utf8')
+  const blocks = [...text.matchAll(new RegExp(`<!-- run: ${kind} -->\\n^\`\`\`\\w+\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((match) => match[1]!)
+  if (blocks.length === 0) throw new Error(`${doc} has no block marked <!-- run: ${kind} -->`)
+  return blocks
+}
+
 /** The explanation mockyard gives for a GET of a path the fixtures' routes do not have, up to its list of closest routes. */
 const noRoute = (path: string) => `[mockyard] no route answers GET ${path}: no route has the path ${path}.\nClosest routes:`
 const occurrences = (text: string, part: string) => text.split(part).length - 1
@@ -75,16 +83,24 @@ describe.each(['30', '29'])('a fresh CommonJS Jest %s project', (major) => {
   beforeAll(() => {
     const packages = [`jest@${major}`, `jest-environment-jsdom@${major}`, 'jest-fixed-jsdom@0.0.11', `axios@${versionOf('axios')}`, `msw@${versionOf('msw')}`]
     app = project(`mockyard-jest${major}-`, { name: 'jest-app', scripts: { test: 'jest' } }, 'jest', packages)
-    const run = spawnSync(process.execPath, [join(app, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--reporters=default', '--reporters=./reporter.js'], {
-      cwd: app,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-      timeout: 120_000,
-    })
-    stderr = run.stderr
-    if (!existsSync(join(app, 'results.json'))) throw new Error(`Jest wrote no results:\n${stderr}`)
-    const report = JSON.parse(readFileSync(join(app, 'results.json'), 'utf8')) as JestAssertion[]
-    results = new Map(report.map((result) => [result.title, result]))
+    // The Jest blocks of docs/jest.md, as written, beside the fixtures.
+    docBlocks('docs/jest.md', 'jest').forEach((code, index) => writeFileSync(join(app, `doc-${index}.test.js`), code))
+    const jest = (args: string[], env: Record<string, string> = {}) => {
+      rmSync(join(app, 'results.json'), { force: true })
+      const run = spawnSync(process.execPath, [join(app, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--reporters=default', '--reporters=./reporter.js', ...args], {
+        cwd: app,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
+        timeout: 120_000,
+      })
+      if (!existsSync(join(app, 'results.json'))) throw new Error(`Jest wrote no results:\n${run.stderr}`)
+      return { stderr: run.stderr, results: JSON.parse(readFileSync(join(app, 'results.json'), 'utf8')) as JestAssertion[] }
+    }
+    // CommonJS, as most Jest projects are; then the ES module file under Jest's ESM support.
+    const commonJs = jest(['--testPathIgnorePatterns', '\\.mjs$'])
+    const esm = jest(['esm.test.mjs'], { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' })
+    stderr = commonJs.stderr
+    results = new Map([...commonJs.results, ...esm.results].map((result) => [result.title, result]))
   }, 300_000)
 
   const failure = (title: string) => {
@@ -121,6 +137,20 @@ describe.each(['30', '29'])('a fresh CommonJS Jest %s project', (major) => {
     // The failure points at the test's line, not into mockyard's bundle.
     expect(message).toMatch(/at .*node\.test\.js:\d+:\d+/)
     expect(message).not.toContain('index.cjs')
+  })
+
+  it('the Jest blocks of docs/jest.md pass', () => {
+    const docs = [...results.values()].filter((result) => ['lists users', 'can override a route for one test', 'XMLHttpRequest in jsdom'].includes(result.title))
+    expect(docs.map((result) => [result.title, result.status, result.failureMessages.join('\n')])).toEqual([
+      ['lists users', 'passed', ''],
+      ['can override a route for one test', 'passed', ''],
+      ['XMLHttpRequest in jsdom', 'passed', ''],
+    ])
+  })
+
+  it('import loads mockyard/jest under Jest\'s ES module support, with the same rules', () => {
+    expect(results.get('import loads mockyard/jest and answers fetch')?.status).toBe('passed')
+    expect(failure('FAILS: an unmatched request the app swallows (ESM)')).toContain(`[mockyard] a request had no mock in this test:\n${noRoute('/v1/claimz')}`)
   })
 
   it('reportUnused: one warning after the file, listing the routes and methods no test used', () => {
