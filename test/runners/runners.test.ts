@@ -87,7 +87,7 @@ describe.each(['30', '29'])('a fresh CommonJS Jest %s project', (major) => {
     docBlocks('docs/jest.md', 'jest').forEach((code, index) => writeFileSync(join(app, `doc-${index}.test.js`), code))
     const jest = (args: string[], env: Record<string, string> = {}) => {
       rmSync(join(app, 'results.json'), { force: true })
-      const run = spawnSync(process.execPath, [join(app, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--reporters=default', '--reporters=./reporter.js', ...args], {
+      const run = spawnSync(process.execPath, [join(app, 'node_modules', 'jest', 'bin', 'jest.js'), ...args, '--ci', '--reporters=default', '--reporters=./reporter.js'], {
         cwd: app,
         encoding: 'utf8',
         env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
@@ -97,7 +97,7 @@ describe.each(['30', '29'])('a fresh CommonJS Jest %s project', (major) => {
       return { stderr: run.stderr, results: JSON.parse(readFileSync(join(app, 'results.json'), 'utf8')) as JestAssertion[] }
     }
     // CommonJS, as most Jest projects are; then the ES module file under Jest's ESM support.
-    const commonJs = jest(['--testPathIgnorePatterns', '\\.mjs$'])
+    const commonJs = jest(['--testPathIgnorePatterns=\\.mjs$'])
     const esm = jest(['esm.test.mjs'], { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' })
     stderr = commonJs.stderr
     results = new Map([...commonJs.results, ...esm.results].map((result) => [result.title, result]))
