@@ -33,6 +33,8 @@ const input = Object.fromEntries(
 )
 // Not a package entry point: the thread `mockyard check --openapi` runs in (src/check/check-in-worker.ts).
 input['check/openapi-worker'] = here('./src/check/openapi-worker.ts')
+// The `browser` condition of `mockyard/vitest`: Vitest's browser mode (src/vitest/browser.ts).
+input['vitest/browser'] = here('./src/vitest/browser.ts')
 
 /** Filled when the module graph is known (the plugin below), read when chunks are made. */
 let vitestPath = new Set()

@@ -93,12 +93,13 @@ describe.each(['30', '29'])('a fresh CommonJS Jest %s project', (major) => {
         env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...env },
         timeout: 120_000,
       })
-      if (!existsSync(join(app, 'results.json'))) throw new Error(`Jest wrote no results:\n${run.stderr}`)
+      if (!existsSync(join(app, 'results.json'))) throw new Error(`Jest wrote no results:\n${run.stdout}\n${run.stderr}`)
       return { stderr: run.stderr, results: JSON.parse(readFileSync(join(app, 'results.json'), 'utf8')) as JestAssertion[] }
     }
     // CommonJS, as most Jest projects are; then the ES module file under Jest's ESM support.
     const commonJs = jest(['--testPathIgnorePatterns=\\.mjs$'])
-    const esm = jest(['esm.test.mjs'], { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' })
+    // (Jest 29's default testMatch has no .mjs: named here.)
+    const esm = jest(['--testMatch=**/esm.test.mjs'], { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' })
     stderr = commonJs.stderr
     results = new Map([...commonJs.results, ...esm.results].map((result) => [result.title, result]))
   }, 300_000)
