@@ -97,8 +97,8 @@ export default defineConfig({
  * `import()`. So `dist/jest/index.cjs` is one CommonJS file holding mockyard and the packages it
  * loads (the interceptors, mime, qs...; resolved for Node, so Jest's jsdom environment, which asks
  * for `browser` builds, gets the same code), its `import()`s inlined. Only msw stays outside: the
- * handlers a test passes to `mocks.use()` come from the user's own msw (msw 2 is what Jest can
- * `require()`), and it is loaded only then.
+ * handlers a test passes to `mocks.use()` come from the user's own msw, loaded only then (msw
+ * and its dependencies are ES modules: Jest's `require()` loads them under its ES module support).
  */
 const COMMONJS_LOADS = [
   // The interceptors of http and XMLHttpRequest, loaded on first use: bundled, from Node's build.

@@ -96,14 +96,15 @@ describe.each(['30', '29'])('a fresh CommonJS Jest %s project', (major) => {
       if (!existsSync(join(app, 'results.json'))) throw new Error(`Jest wrote no results:\n${run.stdout}\n${run.stderr}`)
       return { stderr: run.stderr, results: JSON.parse(readFileSync(join(app, 'results.json'), 'utf8')) as JestAssertion[] }
     }
-    // CommonJS, as most Jest projects are; then the ES module file under Jest's ESM support.
-    const commonJs = jest(['--testPathIgnorePatterns=\\.mjs$'])
-    // (Jest 29's default testMatch has no .mjs: named here.)
-    const esm = jest(['--testMatch=**/esm.test.mjs'], { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' })
+    // CommonJS, as most Jest projects are; then, under Jest's ES module support, the ES module
+    // file and the one that requires msw (an ES module package). Jest 29's testMatch has no .mjs.
+    const commonJs = jest(['--testPathIgnorePatterns=\\.mjs$', '--testPathIgnorePatterns=msw-handlers'])
+    const esm = jest(['--testMatch=**/esm.test.mjs', '--testMatch=**/msw-handlers.test.js'], { NODE_OPTIONS: '--experimental-vm-modules --no-warnings' })
     stderr = commonJs.stderr
     results = new Map([...commonJs.results, ...esm.results].map((result) => [result.title, result]))
   }, 300_000)
 
+  const status = (title: string) => [results.get(title)?.status, results.get(title)?.failureMessages.join('\n')]
   const failure = (title: string) => {
     const result = results.get(title)
     expect(result, title).toBeDefined()
@@ -149,8 +150,9 @@ describe.each(['30', '29'])('a fresh CommonJS Jest %s project', (major) => {
     ])
   })
 
-  it('import loads mockyard/jest under Jest\'s ES module support, with the same rules', () => {
+  it('import loads mockyard/jest under Jest\'s ES module support, with the same rules; msw handlers in use() there', () => {
     expect(results.get('import loads mockyard/jest and answers fetch')?.status).toBe('passed')
+    expect(status('use() puts an msw handler in front of the routes for one test')).toEqual(['passed', ''])
     expect(failure('FAILS: an unmatched request the app swallows (ESM)')).toContain(`[mockyard] a request had no mock in this test:\n${noRoute('/v1/claimz')}`)
   })
 
