@@ -4,6 +4,8 @@
  * `dist/jest/index.cjs`, bundles what it needs) and from `import`. No port: `fetch`, Node's
  * `http`/`https` and a global `XMLHttpRequest` (jsdom) are intercepted for requests to any host.
  */
+// First: the globals everything below needs, checked with a clear error.
+import './environment-check.js'
 import { formatMessage } from '../core/errors.js'
 import { setupWithRunner, type MockServerHandle, type SetupOptions } from '../runners/setup.js'
 

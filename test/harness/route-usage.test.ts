@@ -14,7 +14,7 @@ const routes = {
 
 let server: RunningServer
 beforeAll(async () => {
-  server = await startMockServer({ routes, logLevel: 'silent' })
+  server = await startMockServer({ routes })
 })
 afterAll(() => server.stop())
 

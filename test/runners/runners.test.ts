@@ -122,6 +122,12 @@ describe.each(['30', '29'])('a fresh CommonJS Jest %s project', (major) => {
     expect(passing.map((title) => [title, results.get(title)?.status, results.get(title)?.failureMessages.join('\n')])).toEqual(passing.map((title) => [title, 'passed', '']))
   })
 
+  it("Jest's own jsdom environment (no fetch, no streams): the test file fails with what to do", () => {
+    const [suite] = [...results.values()].filter((result) => result.title.endsWith('plain-jsdom.test.js'))
+    expect(suite?.status).toBe('failed')
+    expect(suite?.failureMessages.join('\n')).toMatch(/\[mockyard\] this test environment has no [\w, ]*fetch[\w, ]*, which mockyard\/jest runs on \(Jest's jsdom environment lacks them\)\. Use the environment jest-fixed-jsdom/)
+  })
+
   it('an unmatched request fails the test that made it, with the explanation, once: swallowed, thrown (axios), XMLHttpRequest', () => {
     const swallowed = failure('FAILS: an unmatched request the app swallows')
     expect(swallowed).toContain(`[mockyard] a request had no mock in this test:\n${noRoute('/v1/claimz')}`)
@@ -152,7 +158,8 @@ describe.each(['30', '29'])('a fresh CommonJS Jest %s project', (major) => {
 
   it('import loads mockyard/jest under Jest\'s ES module support, with the same rules; msw handlers in use() there', () => {
     expect(results.get('import loads mockyard/jest and answers fetch')?.status).toBe('passed')
-    expect(status('use() puts an msw handler in front of the routes for one test')).toEqual(['passed', ''])
+    // Jest 30 require()s ES modules under its ES module support; Jest 29 cannot at all.
+    if (major === '30') expect(status('use() puts an msw handler in front of the routes for one test')).toEqual(['passed', ''])
     expect(failure('FAILS: an unmatched request the app swallows (ESM)')).toContain(`[mockyard] a request had no mock in this test:\n${noRoute('/v1/claimz')}`)
   })
 
