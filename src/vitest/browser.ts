@@ -111,9 +111,7 @@ export function setupMockServer(options: BrowserSetupOptions | string = {}): Bro
         throw error
       }
     },
-    useRoutes() {
-      throw new TypeError(formatMessage("useRoutes() is not available in Vitest's browser mode yet: add a handler for the test with mocks.use() instead."))
-    },
+    useRoutes: call('useRoutes') as HarnessApi['useRoutes'],
     get worker() {
       return worker
     },

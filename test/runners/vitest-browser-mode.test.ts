@@ -52,8 +52,14 @@ afterAll(() => {
 const status = (title: string) => [title, results.get(title)?.status, results.get(title)?.failureMessages.join('\n')]
 
 describe("Vitest's browser mode: setupMockServer from mockyard/vitest", () => {
-  it('runs in the page, answered by the service worker: fetch, XMLHttpRequest, use(), a reset per test', () => {
-    const passing = ['runs in a browser, answered by the service worker', 'resets after each test; use() adds a handler for one test', 'XMLHttpRequest is answered too']
+  it('runs in the page, answered by the service worker: fetch, XMLHttpRequest, use(), useRoutes(), a reset per test', () => {
+    const passing = [
+      'runs in a browser, answered by the service worker',
+      'resets after each test; use() adds a handler for one test',
+      'useRoutes() overrides a route for one test (an object: the page reads no files)',
+      'and the next test has the routes as loaded',
+      'XMLHttpRequest is answered too',
+    ]
     expect(passing.map(status)).toEqual(passing.map((title) => [title, 'passed', '']))
   })
 
