@@ -181,8 +181,8 @@ describe('a fresh node --test project (ES modules)', () => {
 
   const result = (name: string) => lines.find((line) => line.name === name)
 
-  it('mockyard/node-test answers fetch and axios, per test (within describe too)', () => {
-    const passing = ['fetch is answered', 'axios is answered (its Node http adapter)', 'useRoutes() overrides a route', 'and the next test has the routes and an empty log again', 'expectCalled() counts the requests per route']
+  it('mockyard/node-test answers fetch and axios, per test (within describe too), from import and require()', () => {
+    const passing = ['fetch is answered', 'axios is answered (its Node http adapter)', 'useRoutes() overrides a route', 'and the next test has the routes and an empty log again', 'expectCalled() counts the requests per route', 'require() loads mockyard/node-test']
     expect(passing.map((name) => [name, result(name)?.status, result(name)?.error])).toEqual(passing.map((name) => [name, 'pass', undefined]))
   })
 
