@@ -33,6 +33,8 @@ const input = Object.fromEntries(
 )
 // Not a package entry point: the thread `mockyard check --openapi` runs in (src/check/check-in-worker.ts).
 input['check/openapi-worker'] = here('./src/check/openapi-worker.ts')
+// The `browser` condition of `mockyard/vitest`: Vitest's browser mode (src/vitest/browser.ts).
+input['vitest/browser'] = here('./src/vitest/browser.ts')
 
 /** Filled when the module graph is known (the plugin below), read when chunks are made. */
 let vitestPath = new Set()
@@ -84,6 +86,58 @@ export default defineConfig({
       generateBundle(_options, bundle) {
         const astray = Object.keys(bundle).filter((file) => file.endsWith('.js') && file.split('/').length !== 2)
         if (astray.length > 0) this.error(`these files would not sit two folders deep in dist/, where import.meta.url finds ../../package.json: ${astray.join(', ')}`)
+      },
+    },
+  ],
+})
+
+/**
+ * `mockyard/jest` for `require()`: Jest projects are mostly CommonJS, and Jest's own module
+ * system (without `--experimental-vm-modules`) can neither `require()` an ES module nor run an
+ * `import()`. So `dist/jest/index.cjs` is one CommonJS file holding mockyard and the packages it
+ * loads (the interceptors, mime, qs...; resolved for Node, so Jest's jsdom environment, which asks
+ * for `browser` builds, gets the same code), its `import()`s inlined. Only msw stays outside: the
+ * handlers a test passes to `mocks.use()` come from the user's own msw, loaded only then (msw
+ * and its dependencies are ES modules: Jest's `require()` loads them under its ES module support).
+ */
+const COMMONJS_LOADS = [
+  // The interceptors of http and XMLHttpRequest, loaded on first use: bundled, from Node's build.
+  [/const require = createRequire\(import\.meta\.url\)\n/g, '\n', /[\\/]src[\\/]node[\\/]interception[\\/](index|client-request)\.ts$/],
+  // msw, for the handlers of mocks.use(): the user's own.
+  [/await import\('msw'\)/g, "require('msw')", /[\\/]src[\\/]harness[\\/]pipeline\.ts$/],
+  // A `.js` config file: a CommonJS project's is CommonJS.
+  [/await import\(pathToFileURL\(path\)\.href \+ [^\n]*\)\)\)/, 'require(path))', /[\\/]src[\\/]config[\\/]load-config\.ts$/],
+]
+
+export const jestCommonJs = defineConfig({
+  input: { 'jest/index': here('./src/jest/index.ts') },
+  platform: 'node',
+  external: (id) => id === 'msw' || id.startsWith('msw/') || id.startsWith('node:'),
+  resolve: { extensionAlias: { '.js': ['.ts', '.js'] }, conditionNames: ['node', 'require', 'default'] },
+  transform: { target: 'es2023' },
+  output: {
+    dir: here('./dist'),
+    format: 'cjs',
+    entryFileNames: '[name].cjs',
+    codeSplitting: false,
+    // A map would name the bundled packages' sources, which the package does not ship.
+    sourcemap: false,
+  },
+  plugins: [
+    {
+      // What loads a module at run time is made a `require()`: Jest runs that in its own module
+      // system, where `import()` throws without --experimental-vm-modules.
+      name: 'mockyard:commonjs-loads',
+      transform(code, id) {
+        let result = code
+        for (const [pattern, replacement, files] of COMMONJS_LOADS) {
+          if (!files.test(id)) continue
+          const next = result.replace(pattern, replacement)
+          if (next === result) this.error(`${id}: the CommonJS build expected ${pattern} here (rolldown.config.mjs, COMMONJS_LOADS); update the pattern`)
+          result = next
+        }
+        // Each replacement keeps its line: the mappings stand as they are.
+        return result === code ? null : { code: result, map: null }
       },
     },
   ],

@@ -10,7 +10,7 @@ const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta
 const alias = [
   { find: /^mockyard$/, replacement: src('core/index.ts') },
   { find: /^mockyard\/notifications\/fixtures$/, replacement: src('notifications/fixtures.ts') },
-  { find: /^mockyard\/(msw|node|vitest|playwright|browser|vite|notifications)$/, replacement: src('$1/index.ts') },
+  { find: /^mockyard\/(msw|node|vitest|jest|node-test|playwright|browser|vite|notifications)$/, replacement: src('$1/index.ts') },
 ]
 
 /** The suites that exercise msw itself run a second time against msw 2 (installed as `msw2`). */

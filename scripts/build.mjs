@@ -3,11 +3,11 @@
  * rolldown (rolldown.config.mjs says why and how).
  */
 import { spawnSync } from 'node:child_process'
-import { chmodSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { build } from 'rolldown'
-import config from '../rolldown.config.mjs'
+import config, { jestCommonJs } from '../rolldown.config.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 rmSync(`${root}dist`, { recursive: true, force: true })
@@ -17,6 +17,13 @@ const declarations = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.jso
 if (declarations.status !== 0) process.exit(declarations.status ?? 1)
 
 await build(config)
+await build(jestCommonJs)
+// The types of `require('mockyard/jest')`: a CommonJS file's view of the ES module's declarations.
+const esm = `'./index.js', { with: { 'resolution-mode': 'import' } }`
+writeFileSync(
+  `${root}dist/jest/index.d.cts`,
+  `export type MockServerHandle = import(${esm}).MockServerHandle\nexport type SetupOptions = import(${esm}).SetupOptions\nexport declare const setupMockServer: typeof import(${esm}).setupMockServer\n`,
+)
 
 // The bin runs as a program (`npx mockyard` in this repository, before npm links it anywhere).
 const { bin } = JSON.parse(readFileSync(`${root}package.json`, 'utf8'))

@@ -10,7 +10,7 @@ import { createPipeline, pipelineRequestFromFetch } from '../harness/pipeline.js
 import { createHarness, type HarnessApi } from '../harness/harness-api.js'
 import { applyUnhandled, type UnhandledRequestStrategy } from '../harness/unhandled.js'
 import { driveClient, type ClientConnection } from '../harness/websocket.js'
-import type { FileSource, Logger } from '../core/types.js'
+import type { FileSource, Logger, RoutesConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { CONFIG_PATH, WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
 import { fetchFiles } from './fetch-files.js'
@@ -77,6 +77,8 @@ export interface StartWorkerOptions {
  * mocks.reset()
  */
 export interface MockyardWorker extends Omit<HarnessApi, 'useRoutes' | 'coverage'> {
+  /** Overrides routes until the next reset (docs/behaviour.md, "Overrides"): an object; their files come from the first source's data. */
+  useRoutes(routes: RoutesConfig): void
   /** msw's worker (`setupWorker`), for anything mockyard does not wrap. */
   readonly worker: SetupWorker
   /** The engine over the route table. */
@@ -197,8 +199,9 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
   const latency = options.latency ?? config.latency ?? BROWSER_LATENCY
   // The pipeline every surface shares: use() handlers, extra handlers, then the routes, with the
   // request log (see ARCHITECTURE.md). One msw handler hands it every request of the page.
+  const sources = toRouteSources(config, base, logger)
   const pipeline = createPipeline({
-    sources: toRouteSources(config, base, logger),
+    sources,
     engine: { latency, pluginContext: options.pluginContext ?? config.pluginContext },
     handlers: [...(options.handlers ?? [])],
     requestLog: options.requestLog,
@@ -274,5 +277,16 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     waitForRequest: harness.waitForRequest,
     use: harness.use,
     reset: harness.reset,
+    expectCalled: harness.expectCalled,
+    useRoutes(routes) {
+      // The page cannot read files: an object only, whose files come from the first source's data.
+      if (typeof routes !== 'object' || routes === null) {
+        throw new TypeError(formatMessage('useRoutes() in the browser takes a routes object (the page cannot read a routes file): useRoutes({ "v1/users": { "status": 500 } }).'))
+      }
+      const { errors, warnings } = validateRoutes(routes, 'useRoutes()')
+      if (errors.length > 0) throw new ConfigError(errors)
+      for (const warning of warnings) logger.warn(formatMessage(`${warning.file}#${warning.pointer}: ${warning.message}. ${warning.fix}`))
+      pipeline.override({ file: 'overrides', routes, files: sources[0]?.files ?? memoryFiles({}, 'overrides') })
+    },
   }
 }

@@ -231,6 +231,7 @@ export async function createInstance(
     async close() {
       pipeline.close()
       source.close()
+      // What stays open (a hung request, a stream) ends with the surface.
       pipeline.close()
     },
   }

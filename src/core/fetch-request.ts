@@ -15,10 +15,9 @@ export function fromFetchRequest(request: Request): EngineRequest {
     headers: request.headers,
     signal: request.signal,
     body() {
-      body ??= request
-        .clone()
-        .arrayBuffer()
-        .then((buffer) => (body = new Uint8Array(buffer)))
+      // A promise of this realm: under Jest the test's globals live in a vm context while Node's
+      // fetch classes answer with promises of the outer one, which `instanceof Promise` misses.
+      body ??= Promise.resolve(request.clone().arrayBuffer()).then((buffer) => (body = new Uint8Array(buffer)))
       return body
     },
   }

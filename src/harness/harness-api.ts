@@ -9,6 +9,7 @@ import type { RequestHandler } from 'msw'
 import type { RoutesConfig } from '../core/types.js'
 import type { RequestFilter, RequestLog, RequestRecord, Violation } from './request-log.js'
 import type { Coverage } from './traffic-check.js'
+import { expectCalledIn } from './route-usage.js'
 
 /** How long `waitForRequest` waits (default 5,000 ms). */
 export interface WaitOptions {
@@ -33,6 +34,12 @@ export interface HarnessApi {
    * against a contract").
    */
   coverage(): Coverage
+  /**
+   * Asserts how many requests a route had since the last reset (in a test runner: in this test):
+   * `expectCalled('GET v1/users', 2)`; without a count, at least one. Takes a route key or a path,
+   * with or without a method. Throws an explanation (the requests made, counted per route).
+   */
+  expectCalled(route: string, count?: number): void
 }
 
 /**
@@ -108,13 +115,14 @@ export interface HarnessTarget {
 
 /**
  * The one in-process implementation of the harness API. `target` is read at each call, so a
- * handle can exist before what it runs on (the Vitest handle, before `beforeAll`).
+ * handle can exist before what it runs on (the Vitest handle, before `beforeAll`). `scope` says
+ * when the log was started, in `expectCalled`'s explanations (`in this test` for test runners).
  *
  * @example
  * const harness = createHarness(() => instance)
  * harness.requests({ path: '/v1/users' })
  */
-export function createHarness(target: () => HarnessTarget): HarnessApi {
+export function createHarness(target: () => HarnessTarget, scope = 'since the last reset'): HarnessApi {
   return {
     requests: (filter) => target().log.list(filter),
     waitForRequest: (predicate, options) => target().log.waitFor(predicate, options),
@@ -130,5 +138,16 @@ export function createHarness(target: () => HarnessTarget): HarnessApi {
       if (!current.coverage) throw new TypeError('coverage() is not available on this surface.')
       return current.coverage()
     },
+    expectCalled,
+  }
+
+  function expectCalled(route: string, count?: number): void {
+    try {
+      expectCalledIn(target().log.list(), route, count, scope)
+    } catch (error) {
+      // The failure points at the test's line, not into mockyard (V8: Node, Chromium).
+      if (error instanceof Error) (Error as { captureStackTrace?: (error: Error, above: unknown) => void }).captureStackTrace?.(error, expectCalled)
+      throw error
+    }
   }
 }

@@ -62,7 +62,9 @@ describe('packing from a clean clone', () => {
   })
 
   it('the tarball holds dist/: every entry point, its types and the bin', () => {
-    const targets = Object.values(pkg.exports).flatMap((value) => (typeof value === 'string' ? [value] : Object.values(value as Record<string, string | null>)))
+    // Conditions may nest (`mockyard/jest`'s `require`, `mockyard/vitest`'s `browser`): every target.
+    const targetsOf = (value: unknown): unknown[] => (typeof value === 'object' && value !== null ? Object.values(value).flatMap(targetsOf) : [value])
+    const targets = Object.values(pkg.exports).flatMap(targetsOf)
     const wanted = [...targets, ...Object.values(pkg.bin)].filter((target): target is string => typeof target === 'string').map((target) => target.replace(/^\.\//, ''))
     expect(wanted.filter((file) => !packedFiles.includes(file))).toEqual([])
     expect(packedFiles.filter((file) => file.startsWith('dist/')).length).toBeGreaterThan(30)

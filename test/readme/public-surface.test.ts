@@ -27,6 +27,8 @@ const load: Record<string, () => Promise<Record<string, unknown>>> = {
   'mockyard/node': () => import('mockyard/node'),
   'mockyard/msw': () => import('mockyard/msw'),
   'mockyard/vitest': () => import('mockyard/vitest'),
+  'mockyard/jest': () => import('mockyard/jest'),
+  'mockyard/node-test': () => import('mockyard/node-test'),
   'mockyard/playwright': () => import('mockyard/playwright'),
   'mockyard/notifications': () => import('mockyard/notifications'),
   'mockyard/notifications/fixtures': () => import('mockyard/notifications/fixtures'),

@@ -6,6 +6,9 @@
  *   naming the same file holds the same text;
  * - `<!-- run: node -->`: a module run with Node in the app; it must exit 0;
  * - `<!-- run: vitest -->`: a test file run by Vitest in the app; its tests must pass;
+ * - `<!-- run: node-test -->`: a test file run by `node --test` in the app; its tests must pass;
+ * - `<!-- run: jest -->`: a Jest test file (CommonJS); Jest is not installed here, so
+ *   test/runners/runners.test.ts runs these blocks in the fresh Jest projects it installs;
  * - `<!-- run: vite -->`: a `vite.config.ts` a Vite dev server starts with; the plugin must serve
  *   the route table and msw's worker script;
  * - `<!-- run: config -->`: a config file, loaded by `new MockServer(file)`, which must answer;
@@ -88,7 +91,7 @@ describe('the code blocks of the README and the guides', () => {
     expect(blocks.length).toBeGreaterThan(40)
     expect(blocks.filter((block) => !block.kind).map((block) => `${block.where} (${block.code.split('\n')[0]})`)).toEqual([])
     expect(blocks.filter((block) => block.kind === 'not run' && block.detail.trim().length < 10).map((block) => block.where)).toEqual([])
-    const known = new Set(['node', 'vitest', 'vite', 'config'])
+    const known = new Set(['node', 'vitest', 'vite', 'config', 'node-test', 'jest'])
     expect(byKind('run').filter((block) => !known.has(block.detail)).map((block) => `${block.where}: run: ${block.detail}`)).toEqual([])
   })
 
@@ -134,6 +137,24 @@ describe('the code blocks of the README and the guides', () => {
     expect(output).toContain(`Test Files  ${vitestBlocks.length} passed`)
     expect(result.status).toBe(0)
   }, 150_000)
+
+  it('the node:test blocks pass in one node --test run of the app', () => {
+    const nodeTestBlocks = byKind('run', 'node-test')
+    expect(nodeTestBlocks.length).toBeGreaterThanOrEqual(2)
+    const files = nodeTestBlocks.map((block, index) => {
+      const file = join(app, `snippet-node-test-${index}.test.mjs`)
+      writeFileSync(file, block.code)
+      return file
+    })
+    const result = runInApp(process.execPath, ['--test', ...files], 120_000)
+    expect(result.stdout + result.stderr).toMatch(/ℹ fail 0\n/)
+    expect(result.stdout).toMatch(new RegExp(`ℹ pass [1-9]`))
+    expect(result.status).toBe(0)
+  }, 150_000)
+
+  it('the Jest blocks are there for test/runners/runners.test.ts to run', () => {
+    expect(byKind('run', 'jest').length).toBeGreaterThanOrEqual(2)
+  })
 
   it('the config blocks load in MockServer and answer', () => {
     const configs = byKind('run', 'config')

@@ -206,6 +206,14 @@ describe('unmatched requests', () => {
     )
   }, 60_000)
 
+  it('reportUnused: one warning after the file, naming the routes and methods no test used; expectCalled counts per test', async () => {
+    const result = await runFixture('unused.fixture.ts')
+    expect(result.stdout).toMatch(/Tests\s+2 passed/)
+    expect(result.stderr).toContain('[mockyard] 2 routes were not used by any test in this file (reportUnused):\n  - DELETE v1/orders\n  - v1/unused (any method)\nRemove them if no test needs them, or add a test that uses them.')
+    expect(result.stderr.split('reportUnused').length - 1).toBe(1)
+    expect(result.status).toBe(0)
+  })
+
   it("with 'bypass' go to the real network", async () => {
     const server = createServer((_req, res) => res.end('real'))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

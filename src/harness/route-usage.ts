@@ -1,0 +1,125 @@
+/**
+ * Which routes the requests used: the one-line count assertion of the harness
+ * (`expectCalled('GET v1/users', 2)`) and the list of routes a run never used (`reportUnused`),
+ * both read from request records. Isomorphic: records and a routes object only.
+ */
+import { formatMessage } from '../core/errors.js'
+import { isPlainObject, walkRoutes } from '../core/routes-model.js'
+import { METHOD_KEYS } from '../core/types.js'
+import type { RequestRecord } from './request-log.js'
+
+/** What `expectCalled` counts: a route key (`v1/users`) or a path (`/v1/users`), with or without a method. */
+interface CallTarget {
+  method: string | undefined
+  name: string
+}
+
+/** `'GET v1/users'` -> method GET, name v1/users; `'v1/users'` -> any method. */
+function parseTarget(target: string): CallTarget {
+  const match = /^([A-Za-z]+)\s+(\S.*)$/.exec(target.trim())
+  if (match && /^(get|put|post|delete|patch|head|options)$/i.test(match[1]!)) return { method: match[1]!.toUpperCase(), name: match[2]!.trim() }
+  return { method: undefined, name: target.trim() }
+}
+
+/** The path of a recorded URL (records keep the URL as received). */
+function pathOf(url: string): string {
+  try {
+    return new URL(url, 'http://mockyard.invalid').pathname
+  } catch {
+    return url
+  }
+}
+
+/** A record as the count lists name it: `GET v1/users`, or `GET /v1/claimz (no route)`. */
+function usageKey(record: RequestRecord): string {
+  if (record.route) return `${record.method} ${record.route}`
+  return `${record.method} ${pathOf(record.url)} (${record.entry === 'handler' ? 'a handler' : record.entry === 'proxy' ? 'proxied' : 'no route'})`
+}
+
+/** How many requests each route (or unanswered path) had, in order of first use. */
+export function callCounts(records: readonly RequestRecord[]): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const record of records) {
+    const key = usageKey(record)
+    counts.set(key, (counts.get(key) ?? 0) + 1)
+  }
+  return counts
+}
+
+const times = (n: number) => `${n} ${n === 1 ? 'time' : 'times'}`
+
+/**
+ * Throws, with an explanation, unless the records hold `count` requests for `target` (at least
+ * one when `count` is left out). `target` is a route key or a path, optionally after a method:
+ * `'GET v1/users'`, `'v1/users'`, `'POST /v1/payments'`. `scope` words when the records were
+ * made (`in this test`, `since the last reset`).
+ *
+ * @example
+ * expectCalledIn(log.list(), 'GET v1/users', 2, 'in this test')
+ */
+export function expectCalledIn(records: readonly RequestRecord[], target: string, count: number | undefined, scope: string): void {
+  if (typeof target !== 'string' || target.trim() === '') throw new TypeError(formatMessage(`expectCalled() takes a route key, optionally after a method ('GET v1/users'), not ${JSON.stringify(target)}.`))
+  if (count !== undefined && !(Number.isInteger(count) && count >= 0)) throw new TypeError(formatMessage(`expectCalled('${target}', ${String(count)}): the count must be a whole number, 0 or more.`))
+  const { method, name } = parseTarget(target)
+  const matching = records.filter((record) => (method === undefined || record.method === method) && (record.route === name || pathOf(record.url) === name))
+  const actual = matching.length
+  if (count === undefined ? actual > 0 : actual === count) return
+  const wanted = `${method ? `${method} ` : ''}${name}`
+  const expected = count === undefined ? 'to be called' : `to be called ${times(count)}`
+  const lines = [`expected ${wanted} ${expected} ${scope}; it was called ${times(actual)}.`]
+  const counts = callCounts(records)
+  if (counts.size === 0) lines.push(`No request was made ${scope}.`)
+  else {
+    lines.push(`Requests ${scope}, per route:`)
+    for (const [key, n] of counts) lines.push(`  ${key}: ${n}`)
+  }
+  throw new Error(formatMessage(lines.join('\n')))
+}
+
+/**
+ * The route and method keys of a routes object, as `reportUnused` lists them: `GET v1/users` for
+ * each method key a route has, and `v1/users (any method)` for a route that answers without one.
+ */
+export function routeKeysOf(routes: unknown): string[] {
+  const keys: string[] = []
+  walkRoutes(routes, {
+    route(key, route) {
+      const methods = isPlainObject(route) ? METHOD_KEYS.filter((method) => Object.hasOwn(route, method)) : []
+      for (const method of methods) keys.push(`${method.toUpperCase()} ${key}`)
+      if (methods.length === 0) keys.push(`${key} (any method)`)
+    },
+  })
+  return keys
+}
+
+/** Collects which route and method keys requests used, across resets, for `reportUnused`. */
+export class RouteUsage {
+  private readonly used = new Set<string>()
+  private readonly usedRoutes = new Set<string>()
+
+  /** Notes the routes the records used (call before the log is reset). */
+  add(records: readonly RequestRecord[]): void {
+    for (const record of records) {
+      if (!record.route) continue
+      this.usedRoutes.add(record.route)
+      this.used.add(`${record.method} ${record.route}`)
+      // A route's `get` answers HEAD requests too.
+      if (record.method === 'HEAD') this.used.add(`GET ${record.route}`)
+    }
+  }
+
+  /** The keys of `routes` (routeKeysOf) no recorded request used. */
+  unused(routes: unknown): string[] {
+    return routeKeysOf(routes).filter((key) => {
+      const anyMethod = /^(.*) \(any method\)$/.exec(key)
+      return anyMethod ? !this.usedRoutes.has(anyMethod[1]!) : !this.used.has(key)
+    })
+  }
+}
+
+/** The warning `reportUnused` prints; `undefined` when every route was used. */
+export function unusedRoutesWarning(unused: readonly string[], where: string): string | undefined {
+  if (unused.length === 0) return undefined
+  const count = unused.length === 1 ? '1 route was' : `${unused.length} routes were`
+  return formatMessage(`${count} not used by any test ${where} (reportUnused):\n${unused.map((key) => `  - ${key}`).join('\n')}\nRemove them if no test needs them, or add a test that uses them.`)
+}

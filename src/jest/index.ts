@@ -1,0 +1,65 @@
+/// <reference types="node" preserve="true" />
+/**
+ * `mockyard/jest`: in-process mocks for Jest 29 and 30, from `require()` (the CommonJS build,
+ * `dist/jest/index.cjs`, bundles what it needs) and from `import`. No port: `fetch`, Node's
+ * `http`/`https` and a global `XMLHttpRequest` (jsdom) are intercepted for requests to any host.
+ */
+// First: the globals everything below needs, checked with a clear error.
+import './environment-check.js'
+import { formatMessage } from '../core/errors.js'
+import { setupWithRunner, type MockServerHandle, type SetupOptions } from '../runners/setup.js'
+
+export type { MockServerHandle, SetupOptions }
+
+type Hook = (fn: () => unknown, timeout?: number) => void
+
+/** Jest's globals, where Jest puts them (its default `injectGlobals: true`). */
+function jestHook(name: 'beforeAll' | 'afterEach' | 'afterAll'): Hook {
+  const hook = (globalThis as Record<string, unknown>)[name]
+  if (typeof hook !== 'function') {
+    throw new Error(
+      formatMessage(`setupMockServer() from mockyard/jest registers Jest's hooks, and there is no global ${name}: call it in a file Jest runs (with injectGlobals left on), or use mockyard/vitest or mockyard/node-test for the other runners.`),
+    )
+  }
+  return hook as Hook
+}
+
+/**
+ * The errors of the test that just ran, from jest-circus's state (Jest 29 and 30 keep it on the
+ * global object under a symbol): read so an explanation the test already failed with is not
+ * repeated. Nothing when the state is not found: the explanation may then show twice, never not.
+ */
+function currentTestErrors(): unknown[] | undefined {
+  const symbol = Object.getOwnPropertySymbols(globalThis).find((s) => s.description === 'JEST_STATE_SYMBOL')
+  if (!symbol) return undefined
+  const state = (globalThis as Record<symbol, { currentlyRunningTest?: { errors?: unknown[] } } | undefined>)[symbol]
+  return state?.currentlyRunningTest?.errors
+}
+
+/**
+ * Registers Jest hooks (`beforeAll`, `afterEach`, `afterAll`) in the file, or in the `describe`
+ * it is called in, that serve the given config in process: the same options, handle and rules as
+ * `setupMockServer` of `mockyard/vitest` (docs/behaviour.md, "Test runners"). A request nothing
+ * answers fails the test that made it, with the explanation, once.
+ *
+ * @example
+ * const { setupMockServer } = require('mockyard/jest')
+ *
+ * const mocks = setupMockServer({ routes: 'mocks/routes.json' })
+ *
+ * test('lists users', async () => {
+ *   expect((await fetch('http://api.test/v1/users')).status).toBe(200)
+ *   mocks.expectCalled('GET v1/users', 1)
+ * })
+ */
+export function setupMockServer(options: SetupOptions | string = {}): MockServerHandle {
+  const [beforeAll, afterEach, afterAll] = [jestHook('beforeAll'), jestHook('afterEach'), jestHook('afterAll')]
+  return setupWithRunner<undefined>(options, {
+    name: 'Jest',
+    beforeAll: (fn) => beforeAll(fn),
+    // No parameter: Jest would take one for a `done` callback.
+    afterEach: (fn) => afterEach(() => fn(undefined)),
+    afterAll: (fn) => afterAll(fn),
+    testErrors: currentTestErrors,
+  })
+}

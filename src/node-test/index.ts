@@ -1,0 +1,45 @@
+/// <reference types="node" preserve="true" />
+/**
+ * `mockyard/node-test`: in-process mocks for Node's test runner (`node --test`). No port:
+ * `fetch`, Node's `http`/`https` and a global `XMLHttpRequest` are intercepted for requests to
+ * any host.
+ */
+import { after, afterEach, before } from 'node:test'
+import { setupWithRunner, type MockServerHandle, type SetupOptions } from '../runners/setup.js'
+
+export type { MockServerHandle, SetupOptions }
+
+/**
+ * Registers `node:test` hooks (`before`, `afterEach`, `after`) in the file, or in the `describe`
+ * it is called in, that serve the given config in process: the same options, handle and rules as
+ * `setupMockServer` of `mockyard/vitest` (docs/behaviour.md, "Test runners"). A request nothing
+ * answers fails the test that made it, with the explanation, once.
+ *
+ * @example
+ * import { test } from 'node:test'
+ * import assert from 'node:assert/strict'
+ * import { setupMockServer } from 'mockyard/node-test'
+ *
+ * const mocks = setupMockServer({ routes: 'mocks/routes.json' })
+ *
+ * test('lists users', async () => {
+ *   assert.equal((await fetch('http://api.test/v1/users')).status, 200)
+ *   mocks.expectCalled('GET v1/users', 1)
+ * })
+ */
+export function setupMockServer(options: SetupOptions | string = {}): MockServerHandle {
+  return setupWithRunner<{ error?: unknown }>(options, {
+    name: 'node:test',
+    beforeAll: (fn) => before(fn),
+    // The hook's context is the test's: `error` is what the test failed with, if it did.
+    afterEach: (fn) => afterEach((context) => fn(context as { error?: unknown })),
+    afterAll: (fn) => after(fn),
+    testErrors: (context) => {
+      // node:test wraps what the test threw (ERR_TEST_FAILURE, the same message, the thrown error
+      // as its cause) and prints the cause: only the thrown error is the test's own.
+      const error = context.error as { code?: unknown; cause?: unknown } | undefined | null
+      if (error === undefined || error === null) return []
+      return [error.code === 'ERR_TEST_FAILURE' && error.cause !== undefined ? error.cause : error]
+    },
+  })
+}

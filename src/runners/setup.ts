@@ -1,0 +1,119 @@
+/**
+ * `setupMockServer()` once for every test runner: Vitest (`mockyard/vitest`), Jest
+ * (`mockyard/jest`) and Node's test runner (`mockyard/node-test`) hand in their hooks, and get
+ * the same options, the same handle, the same per-test reset and the same failure of a test that
+ * made a request nothing answers (docs/behaviour.md, "Test runners").
+ */
+import { formatMessage } from '../core/errors.js'
+import { createInstance, type Instance } from '../config/instance.js'
+import type { MockyardOptions } from '../config/options.js'
+import { createHarness, type HarnessApi } from '../harness/harness-api.js'
+import { RouteUsage, unusedRoutesWarning } from '../harness/route-usage.js'
+import { interceptInstance, type InstanceInterception } from '../node/intercept-instance.js'
+import { InterceptionActiveError } from '../node/interception/index.js'
+import { unmatchedFailure } from '../harness/test-failures.js'
+import { attachContract } from '../check/contract.js'
+
+/** The handle `setupMockServer()` returns: the harness API, per test. */
+export interface MockServerHandle extends HarnessApi {
+  /** The loaded instance (after `beforeAll`). */
+  readonly instance: Instance | undefined
+}
+
+/** `setupMockServer()`'s options: mockyard's options, and what only a test runner has. */
+export interface SetupOptions extends MockyardOptions {
+  /**
+   * After the last test of the file (of the `describe` it is called in), warn once about the
+   * route and method keys no test used, as `[mockyard] 2 routes were not used by any test ...`.
+   */
+  reportUnused?: boolean
+}
+
+/** What a runner lends the setup: its hooks, and what its current test already failed with. */
+export interface RunnerHooks<Context> {
+  /** The runner's name, for messages (`Vitest`, `Jest`, `node:test`). */
+  name: string
+  beforeAll(fn: () => Promise<void>): void
+  /** The hook fails the test it ran after when `fn` throws. */
+  afterEach(fn: (context: Context) => void): void
+  afterAll(fn: () => Promise<void>): void
+  /** The errors the current test failed with so far, so an explanation is not repeated. */
+  testErrors?(context: Context): unknown[] | undefined
+}
+
+/**
+ * Registers the runner's hooks that serve the given config in process: load and intercept before
+ * all tests, reset after each (sequences, per-test handlers and routes, the notifications store,
+ * the request log), stop after all — safely, also when loading failed. Latency defaults to 0
+ * here, and a request nothing answers fails the test that made it, with the explanation, once
+ * (`onUnhandledRequest: 'error'`; `'warn'` and `'bypass'` let it through to the network).
+ *
+ * @example
+ * export function setupMockServer(options: SetupOptions | string = {}) {
+ *   return setupWithRunner(options, { name: 'Jest', beforeAll, afterEach: (fn) => afterEach(() => fn(undefined)), afterAll })
+ * }
+ */
+export function setupWithRunner<Context>(options: SetupOptions | string, runner: RunnerHooks<Context>): MockServerHandle {
+  const reportUnused = typeof options === 'object' && options !== null && options.reportUnused === true
+  let instance: Instance | undefined
+  let interception: InstanceInterception | undefined
+  const usage = reportUnused ? new RouteUsage() : undefined
+  const need = () => {
+    if (!instance) throw new Error(formatMessage('the mock server is not started yet. Call the handle inside tests or hooks, after setupMockServer() has run its beforeAll.'))
+    return instance
+  }
+
+  runner.beforeAll(async () => {
+    // Warnings belong on the test output (a typo'd route key, a missing data file, an unhandled
+    // request under 'warn'): each printed once per load, on stderr, which the runner shows with
+    // the test. Data files are still read on first use, so a test file loads fast.
+    instance = await createInstance(mockyardOptionsOf(options), { latency: 0, watch: false, logLevel: 'warn', readOnFirstUse: true })
+    await attachContract(instance)
+    try {
+      interception = interceptInstance(instance)
+    } catch (error) {
+      if (!(error instanceof InterceptionActiveError)) throw error
+      throw new Error(
+        formatMessage(
+          'setupMockServer() is already intercepting requests in this test file: it was called twice (a setup file and the test file both call it?), and only one can be active at a time. Keep one call: either in the setup file (export its handle for the tests), or in each test file.',
+        ),
+      )
+    }
+  })
+
+  runner.afterEach((context) => {
+    usage?.add(instance?.log.list() ?? [])
+    instance?.reset()
+    // An explanation the test already failed with (the request's own error, or its cause) is
+    // not repeated: each is shown once, here only when the app swallowed the error.
+    const violations = interception?.takeViolations() ?? []
+    const document = instance?.trafficCheck?.document ?? 'the validate document'
+    const failure = unmatchedFailure(interception?.takeUnmatched() ?? [], runner.testErrors?.(context), { document, messages: violations })
+    if (failure) throw failure
+  })
+
+  runner.afterAll(async () => {
+    if (usage && instance) {
+      // The routes as loaded: the overrides of the last test are gone with its reset.
+      const warning = unusedRoutesWarning(usage.unused(instance.routes()), 'in this file')
+      if (warning) instance.logger.warn(warning)
+    }
+    await interception?.dispose()
+    await instance?.close()
+    interception = undefined
+  })
+
+  return {
+    ...createHarness(need, 'in this test'),
+    get instance() {
+      return instance
+    },
+  }
+}
+
+/** The options mockyard itself reads: `reportUnused` is the runner setup's own. */
+function mockyardOptionsOf(options: SetupOptions | string): MockyardOptions | string {
+  if (typeof options !== 'object' || options === null || !('reportUnused' in options)) return options
+  const { reportUnused: _, ...rest } = options
+  return rest
+}

@@ -1,0 +1,89 @@
+/**
+ * expectCalled() and the unused-routes list, on the HTTP listener's handle (startMockServer),
+ * with real requests over loopback; the runners' handles share the same code (test/runners).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startMockServer, type RunningServer } from 'mockyard/node'
+import { RouteUsage, routeKeysOf, unusedRoutesWarning } from '../../src/harness/route-usage.js'
+
+const routes = {
+  'v1/users': { status: 200 },
+  'v1/payments': { post: { status: 201 }, get: { status: 200 } },
+  'v1/orders': { status: 200, delete: { status: 204 } },
+}
+
+let server: RunningServer
+beforeAll(async () => {
+  server = await startMockServer({ routes })
+})
+afterAll(() => server.stop())
+
+const thrown = (fn: () => void) => {
+  try {
+    fn()
+  } catch (error) {
+    return error as Error
+  }
+  throw new Error('it did not throw')
+}
+
+describe('expectCalled()', () => {
+  it('passes on the count of a route key or a path, with or without a method; without a count, at least one', async () => {
+    server.reset()
+    await fetch(`${server.url}/v1/payments`, { method: 'POST' })
+    await fetch(`${server.url}/v1/payments`, { method: 'POST' })
+    await fetch(`${server.url}/v1/payments`)
+    server.expectCalled('POST v1/payments', 2)
+    server.expectCalled('post v1/payments', 2)
+    server.expectCalled('v1/payments', 3)
+    server.expectCalled('GET /v1/payments', 1)
+    server.expectCalled('v1/payments')
+    server.expectCalled('v1/users', 0)
+  })
+
+  it('fails with the count and the requests made per route, unanswered ones by path', async () => {
+    server.reset()
+    await fetch(`${server.url}/v1/users`)
+    await fetch(`${server.url}/v1/users`)
+    await fetch(`${server.url}/v1/nothing`)
+    const error = thrown(() => server.expectCalled('GET v1/users', 1))
+    expect(error.message).toBe(
+      '[mockyard] expected GET v1/users to be called 1 time since the last reset; it was called 2 times.\nRequests since the last reset, per route:\n  GET v1/users: 2\n  GET /v1/nothing (no route): 1',
+    )
+    // The failure points at the caller, not into mockyard.
+    expect(error.stack!.split('\n').find((line) => line.trimStart().startsWith('at '))).toContain('route-usage.test.ts')
+    expect(thrown(() => server.expectCalled('DELETE v1/orders')).message).toContain('expected DELETE v1/orders to be called since the last reset; it was called 0 times.')
+  })
+
+  it('says so when no request was made', () => {
+    server.reset()
+    expect(thrown(() => server.expectCalled('v1/users', 2)).message).toBe('[mockyard] expected v1/users to be called 2 times since the last reset; it was called 0 times.\nNo request was made since the last reset.')
+  })
+
+  it('refuses a count that is not a whole number of 0 or more, and an empty target', () => {
+    expect(thrown(() => server.expectCalled('v1/users', -1))).toBeInstanceOf(TypeError)
+    expect(thrown(() => server.expectCalled('v1/users', 1.5)).message).toContain('the count must be a whole number, 0 or more')
+    expect(thrown(() => server.expectCalled(' '))).toBeInstanceOf(TypeError)
+  })
+})
+
+describe('the unused routes (reportUnused)', () => {
+  it('lists each method key of a route, and a route without method keys as any method', () => {
+    expect(routeKeysOf(routes)).toEqual(['v1/users (any method)', 'GET v1/payments', 'POST v1/payments', 'DELETE v1/orders'])
+  })
+
+  it('keeps what requests used across resets; a HEAD uses the get key', async () => {
+    const usage = new RouteUsage()
+    server.reset()
+    await fetch(`${server.url}/v1/users`, { method: 'PUT' })
+    usage.add(server.requests())
+    server.reset()
+    await fetch(`${server.url}/v1/payments`, { method: 'HEAD' })
+    usage.add(server.requests())
+    expect(usage.unused(routes)).toEqual(['POST v1/payments', 'DELETE v1/orders'])
+    expect(unusedRoutesWarning(usage.unused(routes), 'in this file')).toBe(
+      '[mockyard] 2 routes were not used by any test in this file (reportUnused):\n  - POST v1/payments\n  - DELETE v1/orders\nRemove them if no test needs them, or add a test that uses them.',
+    )
+    expect(unusedRoutesWarning([], 'in this file')).toBeUndefined()
+  })
+})
