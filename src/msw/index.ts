@@ -21,8 +21,11 @@ export interface RouteHandlerOptions {
 /** The msw handler that mockyard makes: resets its engine's sequences on msw's reset. */
 export class MockyardHandler extends HttpHandler {
   readonly engine: Engine
+  /** Ends the streams this handler answered with (`stream`, `events`) at msw's reset. */
+  #lifetime = new AbortController()
 
   constructor(engine: Engine, options: RouteHandlerOptions = {}) {
+    let lifetime = (): AbortSignal => new AbortController().signal
     const prefix = options.origin ? new URL(options.origin) : undefined
     const prefixPath = prefix ? prefix.pathname.replace(/\/+$/, '') : ''
     super(
@@ -42,19 +45,22 @@ export class MockyardHandler extends HttpHandler {
           url.pathname = url.pathname.slice(prefixPath.length) || '/'
           engineRequest = { ...engineRequest, url: url.href }
         }
-        const result = await engine.handle(engineRequest, { session: options.session?.(request) })
+        const result = await engine.handle(engineRequest, { session: options.session?.(request), lifetime: () => lifetime() })
         options.onResult?.(request, result, startedAt)
         // Unmatched: fall through to the next handler.
         return result.matched ? toFetchResponse(result.response) : undefined
       },
     )
     this.engine = engine
+    lifetime = () => this.#lifetime.signal
   }
 
-  /** msw calls this on `resetHandlers()`: sequences start over. */
+  /** msw calls this on `resetHandlers()`: sequences start over, open streams end. */
   override reset(): void {
     super.reset()
     this.engine.reset()
+    this.#lifetime.abort()
+    this.#lifetime = new AbortController()
   }
 }
 
