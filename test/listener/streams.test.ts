@@ -6,8 +6,10 @@
  */
 import { get as httpGet } from 'node:http'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { startMockServer, type RunningServer } from 'mockyard/node'
-import { removeTempDirs, until, writeMocks } from '../support/routes.js'
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { createMiddleware, startMockServer, type RunningServer } from 'mockyard/node'
+import { captureLogs, removeTempDirs, until, writeMocks } from '../support/routes.js'
 import { readChunks, sseReader } from '../support/streams.js'
 import { killClis, startCli } from '../cli/support.js'
 
@@ -220,4 +222,29 @@ describe('the admin endpoints and the dashboard', () => {
       expect(routesView.routes.find((r) => r.key === 'v1/live')?.entries[0]?.events).toBe('3 events')
       expect(routesView.routes.find((r) => r.key === 'v1/answer')?.entries[0]?.stream).toEqual({ by: 'line', delay: 60 })
     }))
+})
+
+describe('the middleware', () => {
+  it('streams through express, piece by piece, and close() ends an open stream', async () => {
+    const mocks = writeMocks(routes, files)
+    const middleware = await createMiddleware({ routes: mocks.routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
+    const app = express()
+    app.use('/mock', middleware)
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => server.once('listening', resolve))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mock`
+    try {
+      const arrivals = await readChunks((await fetch(`${base}/v1/answer`)).body!)
+      expect(arrivals.map((a) => a.text)).toHaveLength(3)
+      const events = sseReader((await fetch(`${base}/v1/live`)).body!)
+      expect(await events.next()).toMatchObject({ data: '{"n":1}' })
+      await middleware.close()
+      await events.next()
+      await events.next()
+      expect(await events.next()).toBeUndefined()
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
 })
