@@ -108,6 +108,8 @@ export interface RequestLog {
   readonly lastId: number
   /** How many times `clear()` ran: a reader that saw another number must read the log afresh. */
   readonly clears: number
+  /** How many streamed answers ended (`streamEnded`): a reader that saw another number has records whose `stream` changed. */
+  readonly streamEnds: number
 }
 
 export const BODY_LIMIT = 64 * 1024
@@ -225,6 +227,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   /** Per slot: 0 no stream, 1 open, 2 ended. */
   const streams = new Uint8Array(limit)
   let clears = 0
+  let streamEnds = 0
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
   let nextId = 1
@@ -347,6 +350,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       streams[id % limit] = 2
       const cached = records[id % limit]
       if (cached !== undefined) cached.stream = 'ended'
+      streamEnds++
       tell(id)
     },
     waitFor(predicate, { timeout = 5000 } = {}) {
@@ -382,6 +386,9 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     },
     get clears() {
       return clears
+    },
+    get streamEnds() {
+      return streamEnds
     },
     clear(session) {
       clears++

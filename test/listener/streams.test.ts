@@ -218,6 +218,14 @@ describe('the admin endpoints and the dashboard', () => {
       await server.waitForRequest((r) => r.route === 'v1/live' && r.stream === 'ended', { timeout: 2000 })
       const ended = (await (await fetch(`${server.url}/__mockyard/requests`)).json()) as { requests: Array<{ url: string; stream?: string }> }
       expect(ended.requests.find((r) => r.url.endsWith('/v1/live'))?.stream).toBe('ended')
+      // The dashboard's live feed asks the page to read the log afresh when a stream ends.
+      const feed = sseReader((await fetch(`${server.url}/__mockyard/dashboard/events`)).body!)
+      expect(await feed.next()).toMatchObject({ event: 'hello' })
+      await (await fetch(`${server.url}/v1/closing`)).text()
+      let next = await feed.next()
+      while (next && next.event === 'requests') next = await feed.next()
+      expect(next).toMatchObject({ event: 'resync' })
+      await feed.close()
       const routesView = (await (await fetch(`${server.url}/__mockyard/dashboard/routes`)).json()) as { routes: Array<{ key: string; entries: Array<{ events?: string; stream?: unknown }> }> }
       expect(routesView.routes.find((r) => r.key === 'v1/live')?.entries[0]?.events).toBe('3 events')
       expect(routesView.routes.find((r) => r.key === 'v1/answer')?.entries[0]?.stream).toEqual({ by: 'line', delay: 60 })

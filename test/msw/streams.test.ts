@@ -20,7 +20,7 @@ const table = compileRoutes([
   },
 ])
 const server = setupServer(...createRouteHandlers(table))
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+beforeAll(() => server.listen())
 afterAll(() => server.close())
 
 describe('streams through createRouteHandlers', () => {
