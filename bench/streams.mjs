@@ -6,10 +6,13 @@
  *   npm run build && npx node bench/streams.mjs                # 200 concurrent, 10,000 for memory
  *   npx node bench/streams.mjs --concurrent 100 --count 2000   # a quicker look
  *
- * Timing: `--concurrent` answers open at once (half an NDJSON file by line, half SSE events),
+ * Timing: `--concurrent` answers open at once (half an NDJSON file by line, half SSE events;
+ * opened one after the other over 25 ms, so that their pieces are not all due at one instant),
  * 20 pieces each, 25 ms apart; a piece's deviation is when it arrived minus when it was due: its
  * index times 25 ms after the schedule's start, taken as the earliest start no piece of that
- * answer beat (so a late first piece does not make the others look early). Three servers, each in its own child
+ * answer beat (so a late first piece does not make the others look early). Beside it, the CPU
+ * time of the serving process per piece (in process, the reader's included): less noisy than
+ * the timing on a busy machine. Three servers, each in its own child
  * process: a bare `node:http` server writing the same pieces on the same timers (the baseline:
  * what the machine and the client add) and mockyard's listener (`startMockServer` from dist/),
  * both read by the parent's fetch; and mockyard in process (`createInstance` +
@@ -91,6 +94,10 @@ if (process.argv[2] === '--child') {
   }
   const run = async (message) => {
     if (message.type === 'memory') return memory()
+    if (message.type === 'cpu') {
+      const { user, system } = process.cpuUsage()
+      return user + system
+    }
     if (message.type === 'timing') return timing(base, message.concurrent)
     if (message.type === 'many') return many(base, message.path, message.count)
   }
@@ -105,6 +112,9 @@ if (process.argv[2] === '--child') {
 async function timing(base, concurrent) {
   const one = async (index) => {
     const path = index % 2 === 0 ? '/tokens' : '/feed'
+    // Opened over one delay, not at one instant: 200 pieces due at the very same moment measure
+    // the reader's queue, not the schedule.
+    await new Promise((resolve) => setTimeout(resolve, (index * DELAY) / concurrent))
     const res = await fetch(base + path)
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
     const separator = path === '/feed' ? '\n\n' : '\n'
@@ -195,15 +205,17 @@ const ms = (value) => `${value >= 0 ? ' ' : ''}${value.toFixed(1)} ms`
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 
 console.log(`Piece timing: ${concurrent} answers open at once (NDJSON by line and SSE), ${PIECES} pieces ${DELAY} ms apart; deviation = arrival - schedule`)
-console.log('server              pieces   median     p95       max')
+console.log('server              pieces   median     p95       max       CPU per piece (the serving process)')
 for (const kind of ['bare', 'listener', 'in-process']) {
   const server = start(kind)
   const base = await server.ready
   const measure = (n) => (kind === 'in-process' ? server.ask({ type: 'timing', concurrent: n }) : timing(base, n))
   // A warm-up round, then the measured one.
   await measure(Math.min(20, concurrent))
+  const cpuBefore = await server.ask({ type: 'cpu' })
   const deviations = (await measure(concurrent)).sort((a, b) => a - b)
-  console.log(`${kind.padEnd(18)} ${String(deviations.length).padStart(7)}  ${ms(quantile(deviations, 0.5))}  ${ms(quantile(deviations, 0.95))}  ${ms(deviations.at(-1))}`)
+  const cpu = (await server.ask({ type: 'cpu' })) - cpuBefore
+  console.log(`${kind.padEnd(18)} ${String(deviations.length).padStart(7)}  ${ms(quantile(deviations, 0.5))}  ${ms(quantile(deviations, 0.95))}  ${ms(deviations.at(-1))}  ${(cpu / deviations.length).toFixed(0).padStart(6)} µs`)
   server.stop()
 }
 

@@ -78,12 +78,14 @@ export function timedBody(pieces: readonly TimedPiece[], options: TimedBodyOptio
     while (!done && index < pieces.length) {
       const piece = pieces[index]!
       const at = due + piece.delay
-      if (piece.delay > 0 && at > realNow()) {
+      // One reading of the clock: a wait computed from a second one could come out negative (Node warns).
+      const wait = at - realNow()
+      if (piece.delay > 0 && wait > 0) {
         timer = realSetTimeout(() => {
           due = at
           send(piece)
           next()
-        }, at - realNow())
+        }, wait)
         return
       }
       due = at
