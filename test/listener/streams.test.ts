@@ -27,11 +27,13 @@ const routes = {
   'v1/resumable': { events: [{ data: 'one', id: '1' }, { close: true }, { data: 'two', id: '2' }, { close: true }] },
   'v1/feed': { events: 'feed.json' },
   'v1/long': { file: 'answer.ndjson', stream: { by: 'line', delay: 60_000 } },
+  'v1/log': { file: 'log.jsonl' },
 }
 const files = {
   'answer.ndjson': '{"token":"Hello"}\n{"token":" world"}\n{"token":"!","self":"${context}/v1/answer"}\n',
   'letters.txt': 'abcdefghij',
   'feed.json': JSON.stringify([{ data: { from: 'file' }, id: 'f1' }]),
+  'log.jsonl': '{"a":1}\n{"self":"${context}"}\n',
 }
 
 async function withServer(run: (server: RunningServer) => Promise<void>): Promise<void> {
@@ -57,6 +59,14 @@ describe('stream: a file body in timed pieces', () => {
       expect(arrivals.map((a) => a.text)).toEqual(['{"token":"Hello"}\n', '{"token":" world"}\n', `{"token":"!","self":"${server.url}/v1/answer"}\n`])
       // The last line is due 2 x 60 ms after the answer started, which is after the fetch started.
       expect(arrivals[2]!.at - started).toBeGreaterThan(110)
+    }))
+
+  it('serves .jsonl (and .ndjson) as application/x-ndjson, with ${context} replaced, whole when not streamed', () =>
+    withServer(async (server) => {
+      const res = await fetch(`${server.url}/v1/log`)
+      expect(res.headers.get('content-type')).toBe('application/x-ndjson')
+      expect(res.headers.get('content-length')).not.toBeNull()
+      expect(await res.text()).toBe(`{"a":1}\n{"self":"${server.url}"}\n`)
     }))
 
   it('cuts by bytes, and http.get sees each piece as a data event', () =>
