@@ -171,7 +171,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     lifetimes.get(session)?.abort()
     lifetimes.delete(session)
   }
+  /** Set by `close()`: what starts afterwards (a stream whose latency was still running) ends at once. */
+  let closed = false
   const lifetimeOf = (session: string): AbortSignal => {
+    if (closed) return AbortSignal.abort()
     let controller = lifetimes.get(session)
     if (controller === undefined) {
       controller = new AbortController()
@@ -353,6 +356,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     },
     lifetime: (session = '') => lifetimeOf(session),
     close() {
+      closed = true
       endLifetimes()
     },
     reset(session) {

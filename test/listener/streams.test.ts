@@ -28,6 +28,7 @@ const routes = {
   'v1/feed': { events: 'feed.json' },
   'v1/long': { file: 'answer.ndjson', stream: { by: 'line', delay: 60_000 } },
   'v1/log': { file: 'log.jsonl' },
+  'v1/late-feed': { latency: 300, events: [{ data: 'late' }] },
 }
 const files = {
   'answer.ndjson': '{"token":"Hello"}\n{"token":" world"}\n{"token":"!","self":"${context}/v1/answer"}\n',
@@ -178,6 +179,20 @@ describe('what is open ends, and leaves nothing behind', () => {
       server.reset()
       expect(await events.next()).toBeUndefined()
     }))
+
+  it('a feed still in its latency when stop() is called starts ended, so it does not hold the stop', async () => {
+    const mocks = writeMocks(routes, files)
+    const server = await startMockServer({ routes: mocks.routes })
+    const pending = fetch(`${server.url}/v1/late-feed`).then((res) => res.text())
+    // The request is in its 300 ms latency (it is recorded when it is answered, after it).
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(server.requests()).toHaveLength(0)
+    const started = performance.now()
+    await server.stop({ graceMs: 10_000 })
+    expect(performance.now() - started).toBeLessThan(5000)
+    // The latency was work in flight: the answer came, and its stream ended at once.
+    expect(await pending).toBe('')
+  })
 
   it('stop() ends open streams at once (they are not work in flight), and leaves no handle', async () => {
     const before = handles()
