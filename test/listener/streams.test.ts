@@ -29,12 +29,15 @@ const routes = {
   'v1/long': { file: 'answer.ndjson', stream: { by: 'line', delay: 60_000 } },
   'v1/log': { file: 'log.jsonl' },
   'v1/late-feed': { latency: 300, events: [{ data: 'late' }] },
+  'v1/bad-feed': { events: 'bad-feed.json' },
+  'v1/not-a-list': { events: 'letters.txt' },
 }
 const files = {
   'answer.ndjson': '{"token":"Hello"}\n{"token":" world"}\n{"token":"!","self":"${context}/v1/answer"}\n',
   'letters.txt': 'abcdefghij',
   'feed.json': JSON.stringify([{ data: { from: 'file' }, id: 'f1' }]),
   'log.jsonl': '{"a":1}\n{"self":"${context}"}\n',
+  'bad-feed.json': JSON.stringify([{ data: 'ok' }, null]),
 }
 
 async function withServer(run: (server: RunningServer) => Promise<void>): Promise<void> {
@@ -145,6 +148,19 @@ describe('events: Server-Sent Events', () => {
       const again = await fetch(`${server.url}/v1/stopping`, { headers: { 'last-event-id': '2' } })
       expect(again.status).toBe(204)
       expect(await again.text()).toBe('')
+    }))
+
+  it('an events file that holds no list of events answers 500 naming the file, the item and the fix; the server keeps serving', () =>
+    withServer(async (server) => {
+      const bad = await fetch(`${server.url}/v1/bad-feed`)
+      expect(bad.status).toBe(500)
+      const body = (await bad.json()) as { message: string }
+      expect(body.message).toContain('item 1 of the events file "bad-feed.json" of route v1/bad-feed')
+      expect(body.message).toContain('Write each item as')
+      const notList = await fetch(`${server.url}/v1/not-a-list`)
+      expect(notList.status).toBe(500)
+      expect(((await notList.json()) as { message: string }).message).toContain('does not hold a JSON array of events')
+      expect((await fetch(`${server.url}/v1/feed`)).status).toBe(200)
     }))
 
   it('reads the list from a JSON data file', () =>
