@@ -24,6 +24,7 @@ interface Hub {
   timer?: NodeJS.Timeout
   lastId: number
   clears: number
+  streamEnds: number
   reloads: number
   beat: number
 }
@@ -41,18 +42,20 @@ const hubs = new WeakMap<Instance, Hub>()
  * dropped (its connection closed), so a hung tab costs at most that much.
  *
  * Events: `requests` (summaries, oldest first), `cleared` (a reset emptied the log or part
- * of it), `reload` (the live-reload status changed), `resync`.
+ * of it), `reload` (the live-reload status changed), `resync` (also when a streamed answer
+ * ended: its record changed).
  */
 export function openEventStream(instance: Instance, _req: IncomingMessage, res: ServerResponse): void {
   let hub = hubs.get(instance)
   if (!hub) {
-    hub = { clients: new Set(), lastId: instance.log.lastId, clears: instance.log.clears, reloads: instance.reloads.count, beat: 0 }
+    hub = { clients: new Set(), lastId: instance.log.lastId, clears: instance.log.clears, streamEnds: instance.log.streamEnds, reloads: instance.reloads.count, beat: 0 }
     hubs.set(instance, hub)
   }
   if (hub.clients.size === 0) {
     // Nobody listened until now: start from the present.
     hub.lastId = instance.log.lastId
     hub.clears = instance.log.clears
+    hub.streamEnds = instance.log.streamEnds
     hub.reloads = instance.reloads.count
   }
   res.writeHead(200, {
@@ -112,8 +115,11 @@ function tick(instance: Instance, hub: Hub): void {
     broadcast(hub, 'reload', { ...instance.reloads })
   }
   const lastId = log.lastId
-  if (lastId > hub.lastId) {
-    if (lastId - hub.lastId > BATCH_LIMIT) {
+  // A streamed answer ended: its record changed (`stream: "ended"`), so the page reads the log afresh.
+  const streamEnded = log.streamEnds !== hub.streamEnds
+  hub.streamEnds = log.streamEnds
+  if (lastId > hub.lastId || streamEnded) {
+    if (streamEnded || lastId - hub.lastId > BATCH_LIMIT) {
       broadcast(hub, 'resync', { lastId })
       hub.lastId = lastId
       hub.beat = 0

@@ -214,6 +214,11 @@ function eventsResponse(status: number, configured: Record<string, string>, even
     if (!Array.isArray(list)) {
       return errorResponse(500, 'Internal Server Error', `the events file "${name}" of ${context.describe()} does not hold a JSON array of events. Write it as [ { "data": "..." } ]`, { file: name })
     }
+    // A data file is not checked at load as a routes file is: an item that is no event is named here.
+    const bad = list.findIndex((item) => typeof item !== 'object' || item === null || Array.isArray(item) || !('data' in item || 'close' in item))
+    if (bad !== -1) {
+      return errorResponse(500, 'Internal Server Error', `item ${bad} of the events file "${name}" of ${context.describe()} is not an event: ${JSON.stringify(list[bad])?.slice(0, 80)}. Write each item as { "data": ... } or { "close": true }`, { file: name, item: bad })
+    }
     return answer(list)
   }
   const cached = source.readCached?.(name)

@@ -88,7 +88,12 @@ export interface Engine {
 }
 
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+/**
+ * The real clock, taken when mockyard loads: fake timers installed by a test later
+ * (`vi.useFakeTimers()`, Jest's) never freeze a mock's latency (docs/behaviour.md, "Building the response").
+ */
+const realSetTimeout = globalThis.setTimeout
+const sleep = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms))
 
 /** The method a request counts as: `X-HTTP-Method-Override` on a POST wins. */
 export function effectiveMethod(request: EngineRequest): string {

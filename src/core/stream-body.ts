@@ -78,12 +78,14 @@ export function timedBody(pieces: readonly TimedPiece[], options: TimedBodyOptio
     while (!done && index < pieces.length) {
       const piece = pieces[index]!
       const at = due + piece.delay
-      if (piece.delay > 0 && at > realNow()) {
+      // One reading of the clock: a wait computed from a second one could come out negative (Node warns).
+      const wait = at - realNow()
+      if (piece.delay > 0 && wait > 0) {
         timer = realSetTimeout(() => {
           due = at
           send(piece)
           next()
-        }, at - realNow())
+        }, wait)
         return
       }
       due = at
@@ -124,7 +126,8 @@ export function cutPieces(body: Uint8Array, by: 'line' | number, delay: number):
       const newline = body.indexOf(10, start)
       end = newline === -1 ? body.byteLength : newline + 1
     } else end = Math.min(body.byteLength, start + Math.max(1, Math.floor(by)))
-    pieces.push({ bytes: body.subarray(start, end), delay: pieces.length === 0 ? 0 : delay })
+    // Copies: a client reading the stream gets chunks of its own, never views of a cached data file.
+    pieces.push({ bytes: body.slice(start, end), delay: pieces.length === 0 ? 0 : delay })
     start = end
   }
   return pieces

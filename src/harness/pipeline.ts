@@ -198,7 +198,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     lifetimes.get(session)?.abort()
     lifetimes.delete(session)
   }
-  /** Set by `close()`: what opens later (a hang after its latency) ends at once. */
+  /** Set by `close()`: what opens later (a hang after its latency, a stream whose latency was still running) ends at once. */
   let closed = false
   function lifetime(session = ''): AbortSignal {
     if (closed) return AbortSignal.abort()

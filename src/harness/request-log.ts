@@ -141,6 +141,8 @@ export interface RequestLog {
   readonly lastId: number
   /** How many times `clear()` ran: a reader that saw another number must read the log afresh. */
   readonly clears: number
+  /** How many streamed answers ended (`streamEnded`): a reader that saw another number has records whose `stream` changed. */
+  readonly streamEnds: number
 }
 
 export const BODY_LIMIT = 64 * 1024
@@ -269,6 +271,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   /** Per slot, what a WebSocket record is (`SOCKET_KINDS`), 0 for HTTP. */
   const socketKinds = new Uint8Array(limit)
   let clears = 0
+  let streamEnds = 0
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
   let nextId = 1
@@ -405,6 +408,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       streams[id % limit] = 2
       const cached = records[id % limit]
       if (cached !== undefined) cached.stream = 'ended'
+      streamEnds++
       tell(id)
     },
     waitFor(predicate, { timeout = 5000 } = {}) {
@@ -440,6 +444,9 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     },
     get clears() {
       return clears
+    },
+    get streamEnds() {
+      return streamEnds
     },
     clear(session) {
       clears++

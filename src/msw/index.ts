@@ -22,8 +22,11 @@ export interface RouteHandlerOptions {
 /** The msw handler that mockyard makes: resets its engine's sequences on msw's reset. */
 export class MockyardHandler extends HttpHandler {
   readonly engine: Engine
+  /** Ends the streams this handler answered with (`stream`, `events`) at msw's reset. Hung requests settle then too (docs/behaviour.md, "Faults"). */
+  #lifetime = new AbortController()
 
   constructor(engine: Engine, options: RouteHandlerOptions = {}) {
+    let lifetime = (): AbortSignal => new AbortController().signal
     const prefix = options.origin ? new URL(options.origin) : undefined
     const prefixPath = prefix ? prefix.pathname.replace(/\/+$/, '') : ''
     super(
@@ -43,7 +46,7 @@ export class MockyardHandler extends HttpHandler {
           url.pathname = url.pathname.slice(prefixPath.length) || '/'
           engineRequest = { ...engineRequest, url: url.href }
         }
-        const result = await engine.handle(engineRequest, { session: options.session?.(request) })
+        const result = await engine.handle(engineRequest, { session: options.session?.(request), lifetime: () => lifetime() })
         options.onResult?.(request, result, startedAt)
         // Unmatched: fall through to the next handler.
         if (!result.matched) return undefined
@@ -51,10 +54,8 @@ export class MockyardHandler extends HttpHandler {
       },
     )
     this.engine = engine
+    lifetime = () => this.#lifetime.signal
   }
-
-  /** Ended at msw's reset: hung requests settle then (docs/behaviour.md, "Faults"). */
-  #lifetime = new AbortController()
 
   /**
    * A fault through msw (docs/behaviour.md, "Faults"): `reset` and `close` are msw's network
@@ -67,7 +68,7 @@ export class MockyardHandler extends HttpHandler {
     return truncatedResponse(response, () => new TypeError('terminated: the connection closed before the end of the body')) ?? toFetchResponse(response)
   }
 
-  /** msw calls this on `resetHandlers()`: sequences start over, hung requests end. */
+  /** msw calls this on `resetHandlers()`: sequences start over, hung requests and open streams end. */
   override reset(): void {
     super.reset()
     this.engine.reset()

@@ -60,6 +60,7 @@ describe('inheritance and overrides', () => {
       {
         'v1/x': { events: [{ data: 'route' }, { close: true }], post: { file: 'post.txt' } },
         'v1/y': { file: 'y.txt', get: { events: [{ data: 'method' }, { close: true }] } },
+        'v1/seq': { get: [{ params: {}, response: [{ events: [{ data: 'first' }, { close: true }] }, { status: 503 }, { file: 'y.txt' }] }] },
       },
       { 'post.txt': 'posted', 'y.txt': 'file' },
     )
@@ -70,6 +71,11 @@ describe('inheritance and overrides', () => {
       expect([posted.headers.get('content-type'), await posted.text()]).toEqual(['text/plain; charset=utf-8', 'posted'])
       expect(await (await fetch(`${server.url}/v1/y`)).text()).toBe('data: method\n\n')
       expect(await (await fetch(`${server.url}/v1/y`, { method: 'DELETE' })).text()).toBe('file')
+
+      // In a sequence: events, then a plain 503, then events from the route's file.
+      expect(await (await fetch(`${server.url}/v1/seq`)).text()).toBe('data: first\n\n')
+      expect((await fetch(`${server.url}/v1/seq`)).status).toBe(503)
+      expect(await (await fetch(`${server.url}/v1/seq`)).text()).toBe('file')
 
       server.useRoutes({ 'v1/y': { events: [{ data: 'override' }, { close: true }] } })
       expect(await (await fetch(`${server.url}/v1/y`, { method: 'DELETE' })).text()).toBe('data: override\n\n')

@@ -6,8 +6,10 @@
  */
 import { get as httpGet } from 'node:http'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { startMockServer, type RunningServer } from 'mockyard/node'
-import { removeTempDirs, until, writeMocks } from '../support/routes.js'
+import type { AddressInfo } from 'node:net'
+import express from 'express'
+import { createMiddleware, startMockServer, type RunningServer } from 'mockyard/node'
+import { captureLogs, removeTempDirs, until, writeMocks } from '../support/routes.js'
 import { readChunks, sseReader } from '../support/streams.js'
 import { killClis, startCli } from '../cli/support.js'
 
@@ -25,11 +27,17 @@ const routes = {
   'v1/resumable': { events: [{ data: 'one', id: '1' }, { close: true }, { data: 'two', id: '2' }, { close: true }] },
   'v1/feed': { events: 'feed.json' },
   'v1/long': { file: 'answer.ndjson', stream: { by: 'line', delay: 60_000 } },
+  'v1/log': { file: 'log.jsonl' },
+  'v1/late-feed': { latency: 300, events: [{ data: 'late' }] },
+  'v1/bad-feed': { events: 'bad-feed.json' },
+  'v1/not-a-list': { events: 'letters.txt' },
 }
 const files = {
   'answer.ndjson': '{"token":"Hello"}\n{"token":" world"}\n{"token":"!","self":"${context}/v1/answer"}\n',
   'letters.txt': 'abcdefghij',
   'feed.json': JSON.stringify([{ data: { from: 'file' }, id: 'f1' }]),
+  'log.jsonl': '{"a":1}\n{"self":"${context}"}\n',
+  'bad-feed.json': JSON.stringify([{ data: 'ok' }, null]),
 }
 
 async function withServer(run: (server: RunningServer) => Promise<void>): Promise<void> {
@@ -45,6 +53,7 @@ async function withServer(run: (server: RunningServer) => Promise<void>): Promis
 describe('stream: a file body in timed pieces', () => {
   it('sends NDJSON a line at a time, chunked: a fetch reader sees the lines arrive one by one', () =>
     withServer(async (server) => {
+      const started = performance.now()
       const res = await fetch(`${server.url}/v1/answer`)
       expect(res.status).toBe(200)
       expect(res.headers.get('content-type')).toBe('application/x-ndjson')
@@ -52,8 +61,16 @@ describe('stream: a file body in timed pieces', () => {
       expect(res.headers.get('transfer-encoding')).toBe('chunked')
       const arrivals = await readChunks(res.body!)
       expect(arrivals.map((a) => a.text)).toEqual(['{"token":"Hello"}\n', '{"token":" world"}\n', `{"token":"!","self":"${server.url}/v1/answer"}\n`])
-      // 60 ms apart on the schedule; generous margins on a shared machine.
-      expect(arrivals[2]!.at - arrivals[0]!.at).toBeGreaterThan(90)
+      // The last line is due 2 x 60 ms after the answer started, which is after the fetch started.
+      expect(arrivals[2]!.at - started).toBeGreaterThan(110)
+    }))
+
+  it('serves .jsonl (and .ndjson) as application/x-ndjson, with ${context} replaced, whole when not streamed', () =>
+    withServer(async (server) => {
+      const res = await fetch(`${server.url}/v1/log`)
+      expect(res.headers.get('content-type')).toBe('application/x-ndjson')
+      expect(res.headers.get('content-length')).not.toBeNull()
+      expect(await res.text()).toBe(`{"a":1}\n{"self":"${server.url}"}\n`)
     }))
 
   it('cuts by bytes, and http.get sees each piece as a data event', () =>
@@ -133,6 +150,19 @@ describe('events: Server-Sent Events', () => {
       expect(await again.text()).toBe('')
     }))
 
+  it('an events file that holds no list of events answers 500 naming the file, the item and the fix; the server keeps serving', () =>
+    withServer(async (server) => {
+      const bad = await fetch(`${server.url}/v1/bad-feed`)
+      expect(bad.status).toBe(500)
+      const body = (await bad.json()) as { message: string }
+      expect(body.message).toContain('item 1 of the events file "bad-feed.json" of route v1/bad-feed')
+      expect(body.message).toContain('Write each item as')
+      const notList = await fetch(`${server.url}/v1/not-a-list`)
+      expect(notList.status).toBe(500)
+      expect(((await notList.json()) as { message: string }).message).toContain('does not hold a JSON array of events')
+      expect((await fetch(`${server.url}/v1/feed`)).status).toBe(200)
+    }))
+
   it('reads the list from a JSON data file', () =>
     withServer(async (server) => {
       const events = sseReader((await fetch(`${server.url}/v1/feed`)).body!)
@@ -165,6 +195,20 @@ describe('what is open ends, and leaves nothing behind', () => {
       server.reset()
       expect(await events.next()).toBeUndefined()
     }))
+
+  it('a feed still in its latency when stop() is called starts ended, so it does not hold the stop', async () => {
+    const mocks = writeMocks(routes, files)
+    const server = await startMockServer({ routes: mocks.routes })
+    const pending = fetch(`${server.url}/v1/late-feed`).then((res) => res.text())
+    // The request is in its 300 ms latency (it is recorded when it is answered, after it).
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(server.requests()).toHaveLength(0)
+    const started = performance.now()
+    await server.stop({ graceMs: 10_000 })
+    expect(performance.now() - started).toBeLessThan(5000)
+    // The latency was work in flight: the answer came, and its stream ended at once.
+    expect(await pending).toBe('')
+  })
 
   it('stop() ends open streams at once (they are not work in flight), and leaves no handle', async () => {
     const before = handles()
@@ -215,8 +259,41 @@ describe('the admin endpoints and the dashboard', () => {
       await server.waitForRequest((r) => r.route === 'v1/live' && r.stream === 'ended', { timeout: 2000 })
       const ended = (await (await fetch(`${server.url}/__mockyard/requests`)).json()) as { requests: Array<{ url: string; stream?: string }> }
       expect(ended.requests.find((r) => r.url.endsWith('/v1/live'))?.stream).toBe('ended')
+      // The dashboard's live feed asks the page to read the log afresh when a stream ends.
+      const feed = sseReader((await fetch(`${server.url}/__mockyard/dashboard/events`)).body!)
+      expect(await feed.next()).toMatchObject({ event: 'hello' })
+      await (await fetch(`${server.url}/v1/closing`)).text()
+      let next = await feed.next()
+      while (next && next.event === 'requests') next = await feed.next()
+      expect(next).toMatchObject({ event: 'resync' })
+      await feed.close()
       const routesView = (await (await fetch(`${server.url}/__mockyard/dashboard/routes`)).json()) as { routes: Array<{ key: string; entries: Array<{ events?: string; stream?: unknown }> }> }
       expect(routesView.routes.find((r) => r.key === 'v1/live')?.entries[0]?.events).toBe('3 events')
       expect(routesView.routes.find((r) => r.key === 'v1/answer')?.entries[0]?.stream).toEqual({ by: 'line', delay: 60 })
     }))
+})
+
+describe('the middleware', () => {
+  it('streams through express, piece by piece, and close() ends an open stream', async () => {
+    const mocks = writeMocks(routes, files)
+    const middleware = await createMiddleware({ routes: mocks.routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
+    const app = express()
+    app.use('/mock', middleware)
+    const server = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => server.once('listening', resolve))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mock`
+    try {
+      const arrivals = await readChunks((await fetch(`${base}/v1/answer`)).body!)
+      expect(arrivals.map((a) => a.text)).toHaveLength(3)
+      const events = sseReader((await fetch(`${base}/v1/live`)).body!)
+      expect(await events.next()).toMatchObject({ data: '{"n":1}' })
+      await middleware.close()
+      await events.next()
+      await events.next()
+      expect(await events.next()).toBeUndefined()
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
 })

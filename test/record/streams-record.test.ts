@@ -4,13 +4,13 @@
  * its pace as `stream`; the written mocks replay them (a real back end, the recorder, then the
  * listener over the files it wrote).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startMockServer, startRecorder } from 'mockyard/node'
+import { importHar, startMockServer, startRecorder } from 'mockyard/node'
 import { readChunks, sseReader } from '../support/streams.js'
 
 let app: Server
@@ -77,5 +77,44 @@ describe('record with streams', () => {
     } finally {
       await server.stop()
     }
+  })
+})
+
+describe('import with streams', () => {
+  it('writes an event stream of a HAR as events, without delays (a HAR has no timing per piece)', async () => {
+    const out = join(dir, 'imported')
+    const har = join(dir, 'feed.har')
+    writeFileSync(
+      har,
+      JSON.stringify({
+        log: {
+          version: '1.2',
+          creator: { name: 'test', version: '1' },
+          entries: [
+            {
+              startedDateTime: '2026-01-01T00:00:00.000Z',
+              time: 10,
+              request: { method: 'GET', url: 'https://api.example.com/v1/ticker', httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+              response: {
+                status: 200,
+                statusText: 'OK',
+                httpVersion: 'HTTP/1.1',
+                headers: [{ name: 'Content-Type', value: 'text/event-stream' }],
+                cookies: [],
+                content: { size: 40, mimeType: 'text/event-stream', text: 'data: {"p":1}\n\nevent: end\ndata: bye\n\n' },
+                redirectURL: '',
+                headersSize: -1,
+                bodySize: -1,
+              },
+              cache: {},
+              timings: { send: 0, wait: 5, receive: 5 },
+            },
+          ],
+        },
+      }),
+    )
+    await importHar(har, { out })
+    const routes = JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8')) as Record<string, { get: { events?: unknown } }>
+    expect(routes['v1/ticker']!.get.events).toEqual([{ data: { p: 1 } }, { data: 'bye', event: 'end' }, { close: true }])
   })
 })

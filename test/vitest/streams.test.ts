@@ -4,7 +4,7 @@
  * piece, SSE parsed from a fetch reader, and the test's reset ends what is still open.
  */
 import { get as httpGet } from 'node:http'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { setupMockServer } from 'mockyard/vitest'
 import { removeTempDirs, writeMocks } from '../support/routes.js'
 import { readChunks, sseReader } from '../support/streams.js'
@@ -15,6 +15,7 @@ const mocks = writeMocks(
     'v1/live': { events: [{ data: { n: 1 } }, { data: 'at ${context}', event: 'note', id: '2', delay: 60 }] },
     'v1/stopping': { events: [{ data: 'one', id: '1' }, { close: 'stop' }] },
     'v1/long': { file: 'answer.ndjson', stream: { by: 'line', delay: 60_000 } },
+    'v1/slow-answer': { file: 'answer.ndjson', latency: 50, stream: { by: 'line', delay: 10 } },
   },
   { 'answer.ndjson': '{"token":"Hello"}\n{"token":" world"}\n{"token":"!"}\n' },
 )
@@ -24,11 +25,13 @@ const server = setupMockServer({ routes: mocks.routes })
 
 describe('streams in process', () => {
   it('fetch resolves at once with a body whose lines arrive one by one', async () => {
+    const started = performance.now()
     const res = await fetch('http://api.test/v1/answer')
     expect(res.headers.get('content-type')).toBe('application/x-ndjson')
     const arrivals = await readChunks(res.body!)
     expect(arrivals.map((a) => a.text)).toEqual(['{"token":"Hello"}\n', '{"token":" world"}\n', '{"token":"!"}\n'])
-    expect(arrivals[2]!.at - arrivals[0]!.at).toBeGreaterThan(90)
+    // The last line is due 2 x 60 ms after the answer started, which is after the fetch started.
+    expect(arrivals[2]!.at - started).toBeGreaterThan(110)
     expect(server.requests({ path: '/v1/answer' })[0]).toMatchObject({ stream: 'ended' })
   })
 
@@ -68,6 +71,19 @@ describe('streams in process', () => {
     controller.abort()
     await expect(reader.read()).rejects.toThrow(/abort/i)
     await server.waitForRequest((r) => r.route === 'v1/long' && r.stream === 'ended', { timeout: 2000 })
+  })
+
+  it('fake timers in the test do not freeze a stream or its latency (mockyard runs on the real clock)', async () => {
+    vi.useFakeTimers()
+    try {
+      for (const path of ['/v1/answer', '/v1/slow-answer']) {
+        const res = await fetch(`http://api.test${path}`)
+        const arrivals = await readChunks(res.body!)
+        expect(arrivals.map((a) => a.text)).toHaveLength(3)
+      }
+    } finally {
+      vi.useRealTimers()
+    }
   })
 
   it("the test's reset ends an open stream: its reader sees the end", async () => {
