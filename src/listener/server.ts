@@ -96,10 +96,11 @@ export async function listen(instance: Instance, host: string, port: number): Pr
       stopping ??= new Promise<void>((resolve) => {
         // docs/behaviour.md, "The dashboard": its event streams are not requests to wait for.
         closeEventStreams(instance)
+        // Sockets first, so they close with 1001 (going away), not the 1012 of a reset.
+        webSockets.close(graceMs)
         // Open streams and hung requests are not work in flight (docs/behaviour.md, "Faults",
         // "Streams and Server-Sent Events"): every session's lifetime ends now, not after graceMs.
         instance.endOpen()
-        webSockets.close(graceMs)
         // Keep-alive connections close as soon as they are idle; responses in flight (latency
         // included) get `graceMs`, then their connections go too. A connection whose request has
         // not fully arrived (a head still being sent, a client that opened a socket and waits)

@@ -242,7 +242,7 @@ test.describe('the plugin\'s endpoints', () => {
     const config = await res.json()
     expect(config).toMatchObject({ latency: 0, workerUrl: '/mockServiceWorker.js', warnings: [] })
     expect(config.error).toBeUndefined()
-    expect(Object.keys(config.sources[1].routes)).toEqual(['v1/moved', 'v1/moved-permanently'])
+    expect(Object.keys(config.sources[1].routes)).toEqual(['v1/moved', 'v1/moved-permanently', 'v1/browser-live'])
   })
 
   test('data files are served from inside the data folder only', async ({ request }) => {
