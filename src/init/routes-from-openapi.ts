@@ -7,6 +7,7 @@
  */
 import type { RouteConfig, RouteEntryConfig, RoutesConfig } from '../core/types.js'
 import { resolveRef, sampleSchema, type SampleContext } from './sample-schema.js'
+import { basePathOf as serverBasePath } from '../check/check-openapi.js'
 
 type Json = Record<string, unknown>
 
@@ -51,21 +52,9 @@ function deref(doc: Json, value: unknown): unknown {
   return value
 }
 
-/** The path part of a server URL (`https://api.test/v1` -> `/v1`), variables at their defaults. */
+/** The base path of a server (`https://api.test/v1/` -> `/v1`), as `check` reads it, without a trailing slash. */
 export function basePathOf(server: unknown): string {
-  if (!isObject(server) || typeof server.url !== 'string') return ''
-  const variables = isObject(server.variables) ? server.variables : {}
-  const url = server.url.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const variable = variables[name]
-    return isObject(variable) && variable.default !== undefined ? String(variable.default) : ''
-  })
-  let path: string
-  try {
-    path = new URL(url).pathname
-  } catch {
-    path = url.split(/[?#]/)[0] ?? ''
-  }
-  return path.replace(/\/+$/, '')
+  return serverBasePath(server).replace(/\/+$/, '')
 }
 
 /**
