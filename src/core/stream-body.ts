@@ -152,7 +152,7 @@ const encoder = new TextEncoder()
 /**
  * The events a request gets (docs/behaviour.md, "Streams and Server-Sent Events"): from the
  * start, or after the event whose id is `lastEventId` (an unknown id: from the start), skipping a
- * `close: true` that ended the stream there before. Everything up to the next `close` item is
+ * `close: true` that ended the stream there before when more events follow it. Everything up to the next `close` item is
  * sent; without one, the stream stays open after the last event. When the first item to send is
  * a `close: "stop"`, the answer is `204`, which makes an `EventSource` stop reconnecting.
  */
@@ -163,8 +163,12 @@ export function planEvents(list: readonly unknown[], lastEventId: string | null,
     const found = items.findIndex((item) => item !== null && typeof item === 'object' && item.id !== undefined && String(item.id) === lastEventId)
     if (found !== -1) {
       start = found + 1
-      // The close that ended the stream after that event has been seen: go on after it.
-      while (start < items.length && items[start]?.close === true) start++
+      // The close that ended the stream after that event has been seen: go on after it, when
+      // more events follow it. A close that is the list's last item ends the reconnect too: the
+      // feed has ended (`close: "stop"` also stops the client's reconnecting).
+      let next = start
+      while (next < items.length && items[next]?.close === true) next++
+      if (next < items.length) start = next
     }
   }
   if (items[start]?.close === 'stop') return { stop: true }

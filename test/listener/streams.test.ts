@@ -139,6 +139,10 @@ describe('events: Server-Sent Events', () => {
       await unknown.close()
       // After a close: true, the reconnect goes on after it.
       expect(await (await fetch(`${server.url}/v1/resumable`, { headers: { 'last-event-id': '1' } })).text()).toBe('id: 2\ndata: two\n\n')
+      // A close that is the last item: what follows id 2 is the end of the stream.
+      const ended = await fetch(`${server.url}/v1/resumable`, { headers: { 'last-event-id': '2' } })
+      expect(ended.status).toBe(200)
+      expect(await ended.text()).toBe('')
     }))
 
   it('close: "stop" ends the stream, and its reconnect (the last id) gets 204', () =>
