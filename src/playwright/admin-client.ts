@@ -1,5 +1,6 @@
 import { formatMessage, withoutPrefix } from '../core/errors.js'
-import { matchesFilter, type RequestFilter } from '../harness/request-log.js'
+import { matchesFilter, type RequestFilter, type RequestRecord } from '../harness/request-log.js'
+import { expectCalledIn } from '../harness/route-usage.js'
 import type { RoutesConfig } from '../core/types.js'
 import { SESSION_HEADER } from '../harness/session.js'
 import type { LoggedRequest, RemoteHarness, WaitOptions } from '../harness/harness-api.js'
@@ -29,6 +30,12 @@ export interface AdminClient extends RemoteHarness {
   useRoutes(routes: RoutesConfig): Promise<RoutesConfig>
   /** The `validate` document's operations answered and never answered (`GET /__mockyard/coverage`); rejects when the listener runs without `--validate`. */
   coverage(): Promise<Coverage>
+  /**
+   * Asserts how many requests a route had since the last reset (of this client's session, when it
+   * has one), as the in-process handles' `expectCalled`: `await mocks.expectCalled('GET v1/users', 2)`;
+   * without a count, at least one. Rejects with the requests made, counted per route.
+   */
+  expectCalled(route: string, count?: number): Promise<void>
 }
 
 /** The variable the Playwright helpers read the listener's URL from (`URL_VARIABLE` in ./index.ts). */
@@ -124,6 +131,17 @@ export function createAdminClient(url: string, options: { session?: string } = {
     },
     async coverage() {
       return (await call(base + 'coverage', url, { headers })) as Coverage
+    },
+    async expectCalled(route, count) {
+      // The admin endpoint's records have null where a record has nothing: the same rule reads both.
+      const records = (await client.requests()).map((record) => ({ ...record, route: record.route ?? undefined }) as unknown as RequestRecord)
+      try {
+        expectCalledIn(records, route, count, options.session ? 'in this session since its last reset' : 'since the last reset')
+      } catch (error) {
+        // The failure points at the test's line, not into mockyard.
+        if (error instanceof Error) Error.captureStackTrace(error, client.expectCalled)
+        throw error
+      }
     },
   }
   return client

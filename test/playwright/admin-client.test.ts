@@ -34,3 +34,23 @@ describe('createAdminClient(url, { session }).requests(filter)', () => {
     expect((await createAdminClient(server.url).requests({ session: 'someone-else' })).map((r) => r.file)).toEqual(['users.json'])
   })
 })
+
+describe('createAdminClient(url, { session }).expectCalled(route, count)', () => {
+  it("counts this session's requests per route, and rejects with what was called instead", async () => {
+    const session = 'count-test'
+    const admin = createAdminClient(server.url, { session })
+    const headers = { 'x-mockyard-session': session }
+    await fetch(`${server.url}/v1/users`, { headers })
+    await fetch(`${server.url}/v1/users`, { headers })
+    await fetch(`${server.url}/v1/claims?status=open`, { headers })
+    await fetch(`${server.url}/v1/users`, { headers: { 'x-mockyard-session': 'another' } })
+
+    await admin.expectCalled('GET v1/users', 2)
+    await admin.expectCalled('v1/claims')
+    const error = await admin.expectCalled('GET v1/users', 3).catch((caught: Error) => caught)
+    expect(error).toBeInstanceOf(Error)
+    expect((error as Error).message).toContain('expected GET v1/users to be called 3 times in this session since its last reset; it was called 2 times.')
+    expect((error as Error).message).toContain('v1/claims: 1')
+    await expect(admin.expectCalled('POST v1/payments')).rejects.toThrow('it was called 0 times')
+  })
+})
