@@ -290,16 +290,26 @@ function originsOf(bundled: Json, files: Record<string, unknown>, root: string):
   return origins
 }
 
-/** Follows internal `$ref`s (`#/components/...`) of the bundled document. */
-export function deref(doc: Json, value: unknown): unknown {
-  for (let i = 0; i < 50 && isObject(value) && typeof value.$ref === 'string' && value.$ref.startsWith('#'); i++) {
-    let target: unknown = doc
-    for (const raw of value.$ref.slice(1).split('/').slice(1)) {
-      const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
-      target = isObject(target) || Array.isArray(target) ? (target as Json)[token] : undefined
+/** What an internal `$ref` (`#/components/schemas/User`) of the document points at; a token that is not valid percent-encoding is read as written. */
+export function resolveRef(doc: Json, ref: string): unknown {
+  if (!ref.startsWith('#')) return undefined
+  let node: unknown = doc
+  for (const raw of ref.slice(1).split('/').slice(1)) {
+    let token = raw
+    try {
+      token = decodeURIComponent(raw)
+    } catch {
+      // as written
     }
-    value = target
+    token = token.replace(/~1/g, '/').replace(/~0/g, '~')
+    node = isObject(node) || Array.isArray(node) ? (node as Json)[token] : undefined
   }
+  return node
+}
+
+/** Follows internal `$ref`s (`#/components/...`) of the bundled document (a few steps: a `$ref` to itself stops). */
+export function deref(doc: Json, value: unknown): unknown {
+  for (let i = 0; i < 50 && isObject(value) && typeof value.$ref === 'string' && value.$ref.startsWith('#'); i++) value = resolveRef(doc, value.$ref)
   return value
 }
 

@@ -6,8 +6,8 @@
  * gives the same routes and the same bytes.
  */
 import type { RouteConfig, RouteEntryConfig, RoutesConfig } from '../core/types.js'
-import { resolveRef, sampleSchema, type SampleContext } from './sample-schema.js'
-import { basePathOf as serverBasePath } from '../check/check-openapi.js'
+import { sampleSchema, type SampleContext } from './sample-schema.js'
+import { basePathOf as serverBasePath, deref } from '../check/check-openapi.js'
 
 type Json = Record<string, unknown>
 
@@ -44,12 +44,6 @@ interface Body {
   text: string
   extension: string
   contentType?: string
-}
-
-/** Follows `$ref`s of the bundled document (a few steps). */
-function deref(doc: Json, value: unknown): unknown {
-  for (let i = 0; i < 20 && isObject(value) && typeof value.$ref === 'string'; i++) value = resolveRef(doc, value.$ref)
-  return value
 }
 
 /** The base path of a server (`https://api.test/v1/` -> `/v1`), as `check` reads it, without a trailing slash. */

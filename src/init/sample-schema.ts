@@ -7,6 +7,8 @@
  * `mockyard check` fail on what it wrote) and ignores discriminators.
  */
 
+import { deref, resolveRef } from '../check/check-openapi.js'
+
 type Json = Record<string, unknown>
 
 /** What the sampler needs from the document: its tree, and a validator when there is one. */
@@ -77,29 +79,6 @@ const FORMATS: Record<string, string> = {
   password: 'password',
 }
 
-/** Follows an internal `$ref` (`#/components/schemas/User`) of the document. */
-export function resolveRef(doc: Json, ref: string): unknown {
-  if (!ref.startsWith('#')) return undefined
-  let node: unknown = doc
-  for (const raw of ref.slice(1).split('/').slice(1)) {
-    let token = raw
-    try {
-      token = decodeURIComponent(raw)
-    } catch {
-      // as written
-    }
-    token = token.replace(/~1/g, '/').replace(/~0/g, '~')
-    node = isObject(node) || Array.isArray(node) ? (node as Json)[token] : undefined
-  }
-  return node
-}
-
-/** A schema with its `$ref`s followed (a few steps; a `$ref` to itself stops). */
-function derefSchema(doc: Json, schema: unknown): unknown {
-  for (let i = 0; i < 20 && isObject(schema) && typeof schema.$ref === 'string'; i++) schema = resolveRef(doc, schema.$ref)
-  return schema
-}
-
 /** The last segment of a `$ref`, as a discriminator names a schema: `#/components/schemas/Cat` -> `Cat`. */
 function refName(ref: string): string {
   const last = ref.split('/').pop() ?? ref
@@ -163,7 +142,7 @@ function typesOf(schema: Json): string[] {
 
 /** The value left where a cycle was cut and the value is required: null, an empty list or object. */
 function smallestOf(schema: unknown, doc: Json): unknown {
-  const target = derefSchema(doc, schema)
+  const target = deref(doc, schema)
   if (!isObject(target)) return null
   const types = typesOf(target)
   if (types.includes('null') || target.nullable === true) return null
@@ -333,7 +312,7 @@ function sampleObject(schema: Json, state: State): Sample {
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [])
   for (const [name, property] of Object.entries(properties)) {
     // A response body never carries what the API only accepts.
-    const target = derefSchema(doc, property)
+    const target = deref(doc, property)
     if (isObject(target) && target.writeOnly === true && !required.has(name)) continue
     const value = sample(property, state)
     if (value !== CUT) out[name] = value
