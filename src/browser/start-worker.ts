@@ -3,8 +3,7 @@ import { setupWorker, type SetupWorker } from 'msw/browser'
 import type { RouteSource } from '../core/compile-routes.js'
 import type { Engine } from '../core/create-engine.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
-import { toFetchResponse, truncatedResponse, untilAborted } from '../core/fetch-request.js'
-import type { MockResponse } from '../core/build-response.js'
+import { networkFault, toFetchResponse } from '../core/fetch-request.js'
 import { memoryFiles } from '../core/memory-files.js'
 import { createPipeline, pipelineRequestFromFetch } from '../harness/pipeline.js'
 import { createHarness, type HarnessApi } from '../harness/harness-api.js'
@@ -148,17 +147,6 @@ function toRouteSources(config: SerializedConfig, base: string, logger: Pick<Log
   return sources
 }
 
-/**
- * A fault in the page (docs/behaviour.md, "Faults"): `reset` and `close` are network errors
- * (`Response.error()`: fetch rejects with a `TypeError`, XHR fires `error`); `hang` stays pending
- * until the request's signal aborts or the pipeline's lifetime ends (a reset, `stop()`), then
- * fails the same way; `truncate` answers with a body that fails after its first half.
- */
-async function playFault(response: MockResponse, request: Request, lifetime: () => AbortSignal): Promise<Response> {
-  if (response.fault === 'hang') await untilAborted([request.signal, lifetime()])
-  if (response.fault !== 'truncate') return Response.error()
-  return truncatedResponse(response, () => new TypeError('network error: the connection closed before the end of the body')) ?? toFetchResponse(response)
-}
 
 /** The one msw handler of the page: every request goes to mockyard's pipeline. */
 class PipelineHandler extends HttpHandler {
@@ -219,7 +207,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     }
     const outcome = await pipeline.respond(surface)
     if (outcome.kind === 'handler') return outcome.response
-    if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, () => outcome.lifetime ?? pipeline.lifetime())
+    if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : networkFault(outcome.response, request, () => outcome.lifetime ?? pipeline.lifetime(), 'network error: the connection closed before the end of the body')
     // Recorded as unanswered (status 0): it goes to the network, or fails, with the engine's
     // explanation (of a known route; for any other path, the closest routes).
     outcome.settle({ status: 0 })

@@ -229,10 +229,9 @@ export async function createInstance(
       return check.coverage()
     },
     async close() {
+      // What stays open (a hung request, a stream, a socket) ends with the surface.
       pipeline.close()
       source.close()
-      // What stays open (a hung request, a stream) ends with the surface.
-      pipeline.close()
     },
   }
 }

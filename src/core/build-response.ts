@@ -23,6 +23,18 @@ export interface MockResponse {
 
 const textDecoder = new TextDecoder()
 
+/**
+ * What a `truncate` fault sends of a body (docs/behaviour.md, "Faults"): the whole body's bytes
+ * (its `Content-Length`) and a copy of their first half; `undefined` when there is nothing to cut
+ * (no body, an empty one, or a streamed one, which is sent as it is: its pieces keep their schedule).
+ */
+export function cutBody(body: MockResponse['body']): { whole: Uint8Array; half: Uint8Array } | undefined {
+  if (body === null || body instanceof ReadableStream) return undefined
+  const whole = typeof body === 'string' ? new TextEncoder().encode(body) : body
+  if (whole.byteLength === 0) return undefined
+  return { whole, half: whole.slice(0, Math.floor(whole.byteLength / 2)) }
+}
+
 type TypeTable = { getType(path: string): string | null }
 const JSON_NAME = /\.json$/i
 /** Newline-delimited JSON: one JSON value a line, what token streams and progress feeds send. */

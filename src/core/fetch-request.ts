@@ -1,5 +1,5 @@
 import type { EngineRequest } from './parse-request.js'
-import type { MockResponse } from './build-response.js'
+import { cutBody, type MockResponse } from './build-response.js'
 
 /**
  * Wraps a Fetch `Request` for the engine. The body is read from a clone, once, so a handler
@@ -35,10 +35,9 @@ export function toFetchResponse(response: MockResponse): Response {
  * answer without a body has nothing to cut: `undefined`, and it is sent whole.
  */
 export function truncatedResponse(response: MockResponse, error: () => unknown): Response | undefined {
-  const body = typeof response.body === 'string' ? new TextEncoder().encode(response.body) : response.body
-  // A streamed body (`stream`, `events`) is sent as it is: its pieces have their own schedule.
-  if (body === null || body instanceof ReadableStream || body.byteLength === 0) return undefined
-  const half = body.slice(0, Math.floor(body.byteLength / 2))
+  const cut = cutBody(response.body)
+  if (cut === undefined) return undefined
+  const { whole, half } = cut
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       if (half.byteLength > 0) controller.enqueue(half)
@@ -55,8 +54,21 @@ export function truncatedResponse(response: MockResponse, error: () => unknown):
       )
     },
   })
-  const cut = new Response(stream, { status: response.status, headers: { ...response.headers, 'content-length': String(body.byteLength) } })
-  return Object.defineProperty(cut, TRUNCATED, { value: true })
+  const truncated = new Response(stream, { status: response.status, headers: { ...response.headers, 'content-length': String(whole.byteLength) } })
+  return Object.defineProperty(truncated, TRUNCATED, { value: true })
+}
+
+/**
+ * A fault where a network error is `Response.error()` (docs/behaviour.md, "Faults"): the page's
+ * worker and msw handlers. `reset` and `close` are that error (fetch rejects with a `TypeError`,
+ * XHR fires `error`); `hang` stays pending until the request's signal or the `lifetime` aborts
+ * (a reset, a stop), then fails the same way; `truncate` answers with a body that fails with
+ * `TypeError(cutMessage)` after its first half.
+ */
+export async function networkFault(response: MockResponse, request: Request, lifetime: () => AbortSignal, cutMessage: string): Promise<Response> {
+  if (response.fault === 'hang') await untilAborted([request.signal, lifetime()])
+  if (response.fault !== 'truncate') return Response.error()
+  return truncatedResponse(response, () => new TypeError(cutMessage)) ?? toFetchResponse(response)
 }
 
 /** Marks a `truncatedResponse` (a constant key: no module state). */

@@ -11,7 +11,7 @@ import { formatMessage } from '../core/errors.js'
 import { fromFetchRequest } from '../core/fetch-request.js'
 import { createRequestLog, type LogEntry, type RequestInput, type RequestLog } from './request-log.js'
 import type { EngineRequest } from '../core/parse-request.js'
-import type { MockResponse } from '../core/build-response.js'
+import { cutBody, type MockResponse } from '../core/build-response.js'
 import { createSessionBound, DEFAULT_SESSION_LIMIT } from './sessions.js'
 import { openSocket, type SocketScript, type UnmatchedSocket } from './websocket.js'
 import { explainUnmatched } from '../core/explain-unmatched.js'
@@ -265,7 +265,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const open = response.fault === 'hang' ? lifetime(session) : undefined
     // A fault that sends nothing (`reset`, `close`, `hang`) records no response headers or body.
     const sent = info.fault === undefined || info.fault === 'truncate'
-    const sentBody = !sent ? undefined : info.fault === 'truncate' ? firstHalf(response.body) : response.body
+    const sentBody = !sent ? undefined : info.fault === 'truncate' ? (cutBody(response.body)?.half ?? response.body) : response.body
     const outcome: Outcome = { kind: 'route', response, info, record: record(request, session, started, time, body, info.status, info, sent ? response.headers : undefined, undefined, sentBody, violations) }
     if (open) outcome.lifetime = open
     if (violations !== undefined) outcome.violations = violations
@@ -453,13 +453,6 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
     },
   }
-}
-
-/** What a `truncate` sends of a body: its first half, in bytes (docs/behaviour.md, "Faults"). */
-function firstHalf(body: Uint8Array | string | ReadableStream<Uint8Array> | null): Uint8Array | null {
-  if (body === null || body instanceof ReadableStream) return null
-  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body
-  return bytes.subarray(0, Math.floor(bytes.byteLength / 2))
 }
 
 /** Wraps a Fetch `Request` (from an interceptor or a service worker) for `Pipeline.respond`. */

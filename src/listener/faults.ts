@@ -5,7 +5,7 @@
 import { setMaxListeners } from 'node:events'
 import type { ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import type { MockResponse } from '../core/build-response.js'
+import { cutBody, type MockResponse } from '../core/build-response.js'
 import { writeMockResponse } from './node-handler.js'
 
 /**
@@ -57,15 +57,14 @@ function hang(res: ServerResponse, lifetime: AbortSignal): void {
 
 /** Status and headers with the full length, half of the body, then the end of the connection. */
 function truncate(res: ServerResponse, response: MockResponse, head: boolean): void {
-  const body = typeof response.body === 'string' ? Buffer.from(response.body) : response.body
-  // A streamed body (`stream`, `events`) is sent as it is: its pieces have their own schedule.
-  if (head || body === null || body instanceof ReadableStream || body.byteLength === 0) {
+  const cut = head ? undefined : cutBody(response.body)
+  if (cut === undefined) {
     writeMockResponse(res, { ...response, fault: undefined }, head)
     return
   }
-  const headers: Record<string, string | number> = { ...response.headers, 'content-length': body.byteLength }
+  const { whole, half } = cut
+  const headers: Record<string, string | number> = { ...response.headers, 'content-length': whole.byteLength }
   res.writeHead(response.status, headers)
-  const half = body.subarray(0, Math.floor(body.byteLength / 2))
   if (half.byteLength > 0) res.write(half)
   else res.flushHeaders()
   // `end()` on the socket sends what is queued (the head and the half), then a FIN.

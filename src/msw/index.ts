@@ -4,8 +4,7 @@
 import { HttpHandler, type RequestHandler } from 'msw'
 import type { RouteTable } from '../core/compile-routes.js'
 import { createEngine, type Engine, type EngineOptions, type HandleResult } from '../core/create-engine.js'
-import { fromFetchRequest, toFetchResponse, truncatedResponse, untilAborted } from '../core/fetch-request.js'
-import type { MockResponse } from '../core/build-response.js'
+import { fromFetchRequest, networkFault, toFetchResponse } from '../core/fetch-request.js'
 
 export interface RouteHandlerOptions {
   /**
@@ -50,22 +49,11 @@ export class MockyardHandler extends HttpHandler {
         options.onResult?.(request, result, startedAt)
         // Unmatched: fall through to the next handler.
         if (!result.matched) return undefined
-        return result.response.fault === undefined ? toFetchResponse(result.response) : this.#fault(result.response, request)
+        return result.response.fault === undefined ? toFetchResponse(result.response) : networkFault(result.response, request, () => this.#lifetime.signal, 'terminated: the connection closed before the end of the body')
       },
     )
     this.engine = engine
     lifetime = () => this.#lifetime.signal
-  }
-
-  /**
-   * A fault through msw (docs/behaviour.md, "Faults"): `reset` and `close` are msw's network
-   * error (`Response.error()`); `hang` waits for the request's signal or msw's reset, then fails
-   * the same way; `truncate` answers with a body that fails after its first half.
-   */
-  async #fault(response: MockResponse, request: Request): Promise<Response> {
-    if (response.fault === 'hang') await untilAborted([request.signal, this.#lifetime.signal])
-    if (response.fault !== 'truncate') return Response.error()
-    return truncatedResponse(response, () => new TypeError('terminated: the connection closed before the end of the body')) ?? toFetchResponse(response)
   }
 
   /** msw calls this on `resetHandlers()`: sequences start over, hung requests and open streams end. */
