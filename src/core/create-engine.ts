@@ -5,7 +5,7 @@ import { explainUnmatched, type UnmatchedRequest } from './explain-unmatched.js'
 import { matchEntry, type RequestValues } from './match-entry.js'
 import { isFormBody, loadFormParser, type FormParser } from './form-parser.js'
 import { graphqlPartsOf, graphqlRequestOf, loadOperationScanner, type OperationScanner } from './graphql-request.js'
-import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, type EngineRequest } from './parse-request.js'
+import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, rememberBodies, type EngineRequest } from './parse-request.js'
 import { buildResponse, createFileTyping, errorResponse, unservedFile, type MockResponse } from './build-response.js'
 import { createSequenceState, sequenceKey } from './sequence-state.js'
 import { takesBodyParams } from './routes-model.js'
@@ -122,6 +122,8 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   let forms: FormParser | undefined
   /** The GraphQL document scanner, loaded by this engine's first GraphQL request (graphql-request.ts). */
   let scanOperation: OperationScanner | undefined
+  /** The trees of the short JSON bodies this engine has seen twice (parse-request.ts). */
+  const bodies = rememberBodies()
   /** Content types and `${context}` checks of the files this engine serves. */
   const typing = createFileTyping()
 
@@ -167,7 +169,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       })
     }
     try {
-      values.body = parseBody(body, contentType, forms)
+      values.body = parseBody(body, contentType, forms, bodies)
     } catch (error) {
       return badBody(error, request, url, method, route)
     }

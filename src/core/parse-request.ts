@@ -142,20 +142,70 @@ const textDecoder = new TextDecoder()
  * parsed at once (no promise), with work bounded by its size. A form body needs `forms`, the
  * parser `loadFormParser()` resolves with (loaded only when a body is a form: `isFormBody`).
  */
-export function parseBody(bytes: Uint8Array | null, contentType: string | null, forms?: FormParser): unknown {
+export function parseBody(bytes: Uint8Array | null, contentType: string | null, forms?: FormParser, remembered?: RememberedBodies): unknown {
   if (bytes === null || bytes.byteLength === 0) return undefined
   const type = mediaType(contentType)
   if (type === 'application/json' || type.endsWith('+json')) {
     const text = textDecoder.decode(bytes)
-    try {
-      return JSON.parse(text)
-    } catch (cause) {
-      throw new BodyParseError(`the JSON body does not parse: ${(cause as Error).message}`, { cause })
-    }
+    return remembered === undefined ? parseJson(text) : remembered.tree(text)
   }
   if (type === 'application/x-www-form-urlencoded') return parseUrlEncoded(textDecoder.decode(bytes), formsFor(forms))
   if (type === 'multipart/form-data') return parseMultipart(bytes, contentType!, formsFor(forms))
   return undefined
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch (cause) {
+    throw new BodyParseError(`the JSON body does not parse: ${(cause as Error).message}`, { cause })
+  }
+}
+
+/** The JSON bodies an engine remembers, and the longest it remembers (in characters): at most 128 KB of text per engine. */
+const REMEMBERED_BODIES = 32
+const REMEMBERED_BODY_LENGTH = 4096
+/** A body seen once: the second time it is parsed and kept. */
+const SEEN_ONCE = Symbol('seen once')
+
+/** The trees of JSON bodies an engine has parsed, by their text (`rememberBodies`). */
+export interface RememberedBodies {
+  /** The tree of a JSON text: remembered, or parsed (throws `BodyParseError` when it does not parse). */
+  tree(text: string): unknown
+}
+
+/**
+ * What an engine remembers of the JSON bodies it parsed, as its GraphQL scanner remembers
+ * documents: clients send the same short body again and again (retries, polling, one test run
+ * many times, a load test), and parsing it is most of what choosing among body params costs
+ * (bench/README.md, "Remembered JSON bodies"). A short body is kept the second time it comes, deep
+ * frozen (matching only reads it), so a body sent once costs one lookup more and is never copied.
+ */
+export function rememberBodies(): RememberedBodies {
+  const trees = new Map<string, unknown>()
+  return {
+    tree(text) {
+      if (text.length > REMEMBERED_BODY_LENGTH) return parseJson(text)
+      const known = trees.get(text)
+      if (known !== undefined && known !== SEEN_ONCE) return known
+      const tree = parseJson(text)
+      if (known === SEEN_ONCE) trees.set(text, deepFreeze(tree))
+      else {
+        if (trees.size >= REMEMBERED_BODIES) trees.clear()
+        trees.set(text, SEEN_ONCE)
+      }
+      return tree
+    },
+  }
+}
+
+/** Freezes a JSON tree and everything in it. */
+function deepFreeze(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null) {
+    for (const key in value) deepFreeze((value as Record<string, unknown>)[key])
+    Object.freeze(value)
+  }
+  return value
 }
 
 /** The form parser, which a caller that reads form bodies must have loaded (`loadFormParser()`). */
