@@ -183,11 +183,19 @@ export interface RememberedBodies {
  */
 export function rememberBodies(): RememberedBodies {
   const trees = new Map<string, unknown>()
+  // The last body remembered, compared first: equal text is compared without hashing it.
+  let lastText: string | undefined
+  let lastTree: unknown
   return {
     tree(text) {
+      if (text === lastText) return lastTree
       if (text.length > REMEMBERED_BODY_LENGTH) return parseJson(text)
       const known = trees.get(text)
-      if (known !== undefined && known !== SEEN_ONCE) return known
+      if (known !== undefined && known !== SEEN_ONCE) {
+        lastText = text
+        lastTree = known
+        return known
+      }
       const tree = parseJson(text)
       if (known === SEEN_ONCE) trees.set(text, deepFreeze(tree))
       else {
