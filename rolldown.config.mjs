@@ -53,6 +53,10 @@ export default defineConfig({
     entryFileNames: '[name].js',
     chunkFileNames: 'chunks/[name]-[hash].js',
     sourcemap: true,
+    // JSDoc stays in the declarations (tsc) and the source maps; in the JavaScript it is only
+    // more to read for every test file that imports mockyard (bench/README.md, "Per-file cost
+    // under Vitest").
+    comments: { legal: true, annotation: true, jsdoc: false },
     // What `mockyard/vitest` imports sits in two chunks: its core modules (isomorphic, shared with
     // the browser entry) and the rest (Node only). Under Vitest each module file a test file
     // loads costs it about 2 ms more, so fewer, larger files are cheaper than the seven chunks

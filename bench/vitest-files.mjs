@@ -17,12 +17,16 @@
  * run` and its workers (steadier under load: another process's work is not counted). mockyard is loaded from `dist/` (`npm run build` first),
  * as an installed package would be.
  *
- *   npx node bench/vitest-files.mjs [--files 30] [--rounds 7] [--keep]
+ * `--baseline DIR` adds a fourth set, `baseline`: the mockyard set's files with mockyard loaded
+ * from DIR (a `dist/` built from another commit, its package.json one folder up), installed into
+ * the project as `mockyard-baseline`, to compare two builds in one run.
+ *
+ *   npx node bench/vitest-files.mjs [--files 30] [--rounds 7] [--keep] [--baseline DIR]
  */
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
@@ -33,6 +37,7 @@ const { values } = parseArgs({
     files: { type: 'string', default: '30' },
     rounds: { type: 'string', default: '7' },
     keep: { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   },
 })
 const FILES = Number(values.files)
@@ -48,6 +53,18 @@ const installed = join(project, 'node_modules', 'mockyard')
 mkdirSync(installed, { recursive: true })
 cpSync(join(ROOT, 'dist'), join(installed, 'dist'), { recursive: true })
 cpSync(join(ROOT, 'package.json'), join(installed, 'package.json'))
+// The project's own package.json: without it, `mockyard` inside this repository would resolve to
+// the repository itself (a package may import itself by name), outside node_modules, where Vitest
+// transforms it instead of loading it natively as it does an installed package.
+writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'bench-vitest-files', private: true, type: 'module' }))
+if (values.baseline) {
+  const from = resolve(values.baseline)
+  const baseline = join(project, 'node_modules', 'mockyard-baseline')
+  mkdirSync(baseline, { recursive: true })
+  cpSync(from, join(baseline, 'dist'), { recursive: true })
+  const pkg = JSON.parse(readFileSync(join(from, '..', 'package.json'), 'utf8'))
+  writeFileSync(join(baseline, 'package.json'), JSON.stringify({ ...pkg, name: 'mockyard-baseline' }))
+}
 const write = (path, text) => {
   mkdirSync(dirname(join(project, path)), { recursive: true })
   writeFileSync(join(project, path), text)
@@ -94,6 +111,7 @@ it('fetches ${i}', async () => {
 })
 `,
 }
+if (values.baseline) sets.baseline = (i) => sets.mockyard(i).replace("from 'mockyard/vitest'", "from 'mockyard-baseline/vitest'")
 for (const [name, source] of Object.entries(sets)) {
   for (let i = 0; i < FILES; i++) write(`${name}/file-${String(i).padStart(2, '0')}.test.ts`, source(i))
 }
@@ -144,8 +162,8 @@ const child = (await import('node:child_process')).spawn(
 )
 await new Promise((resolve) => child.stdout.once('data', resolve))
 
-const times = { none: [], mockyard: [], msw: [] }
-const cpu = { none: [], mockyard: [], msw: [] }
+const times = Object.fromEntries(Object.keys(sets).map((name) => [name, []]))
+const cpu = Object.fromEntries(Object.keys(sets).map((name) => [name, []]))
 const names = Object.keys(times)
 const load = () => loadavg().map((n) => n.toFixed(1)).join(' ')
 const loadBefore = load()

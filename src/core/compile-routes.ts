@@ -206,6 +206,13 @@ function headersOf(object: Record<string, unknown>): Record<string, string> {
 
 const hasOwn = (object: object, key: string) => Object.prototype.hasOwnProperty.call(object, key)
 
+/** The `stream` of an object as compiled, when it has a usable one. */
+function streamOf(object: Record<string, unknown>): ResponseSpec['stream'] {
+  const stream = object.stream
+  if (isObject(stream) && (stream.by === 'line' || typeof stream.by === 'number')) return { by: stream.by, delay: typeof stream.delay === 'number' ? stream.delay : 0 }
+  return undefined
+}
+
 /** The response fields of one object; fields it lacks are left out (not undefined). */
 function responseOf(object: Record<string, unknown>): ResponseSpec {
   const spec: ResponseSpec = { headers: headersOf(object) }
@@ -215,8 +222,8 @@ function responseOf(object: Record<string, unknown>): ResponseSpec {
   if (typeof object.status === 'number') spec.status = object.status
   if (typeof object.latency === 'number') spec.latency = object.latency
   if (isFaultName(object.fault)) spec.fault = object.fault
-  const stream = object.stream
-  if (isObject(stream) && (stream.by === 'line' || typeof stream.by === 'number')) spec.stream = { by: stream.by, delay: typeof stream.delay === 'number' ? stream.delay : 0 }
+  const stream = streamOf(object)
+  if (stream) spec.stream = stream
   const events = object.events as TaggedFile | unknown[] | undefined
   if (Array.isArray(events)) spec.events = { list: events }
   else if (events && typeof events === 'object' && FILE_TAG in events) spec.events = { file: events.ref }
@@ -394,9 +401,10 @@ interface Contribution {
   route: Record<string, unknown>
 }
 
-/** Latency and response headers an override lays over every answer of a route it does not replace. */
+/** Latency, response headers and a `stream` an override lays over every answer of a route it does not replace. */
 interface ResponseLayer {
   latency?: number
+  stream?: ResponseSpec['stream']
   headers: Record<string, string>
 }
 
@@ -415,13 +423,13 @@ interface ResolvedRoute {
   methods?: Map<string, MethodSource>
 }
 
-const LAYER_KEYS = new Set(['latency', 'responseHeader', 'responseHeaders'])
+const LAYER_KEYS = new Set(['latency', 'stream', 'responseHeader', 'responseHeaders'])
 
 /**
  * Applies one override to a route (docs/behaviour.md, "Overrides"): it replaces, never merges.
  * A route-level `file`/`url`/`status`/`fault` replaces every method; method keys replace those methods
  * whole (default, entries, sequences: nothing of the route's own is inherited); an override of
- * only `latency` or response headers is laid over the route's own answers.
+ * only `latency`, response headers or `stream` is laid over the route's own answers.
  */
 function applyOverride(resolved: ResolvedRoute, override: Record<string, unknown>): void {
   const methods = resolved.methods ?? new Map(METHOD_KEYS.map((method) => [method, { route: resolved.view, layers: [] }] as [string, MethodSource]))
@@ -448,18 +456,21 @@ function applyOverride(resolved: ResolvedRoute, override: Record<string, unknown
   if (!Object.keys(override).some((key) => LAYER_KEYS.has(key))) return
   const layer: ResponseLayer = { headers: headersOf(override) }
   if (typeof override.latency === 'number') layer.latency = override.latency
+  const stream = streamOf(override)
+  if (stream) layer.stream = stream
   for (const [method, source] of methods) methods.set(method, { route: source.route, layers: [...source.layers, layer] })
   const view = Object.assign(Object.create(null), resolved.view) as Record<string, unknown>
-  for (const key of LAYER_KEYS) if (hasOwn(override, key)) view[key] = isObject(view[key]) && isObject(override[key]) ? { ...view[key], ...override[key] } : override[key]
+  for (const key of LAYER_KEYS) if (hasOwn(override, key)) view[key] = key !== 'stream' && isObject(view[key]) && isObject(override[key]) ? { ...view[key], ...override[key] } : override[key]
   resolved.view = view
 }
 
-/** Lays latency and headers over one answer: the layer's latency wins, headers merge by name. */
+/** Lays latency, headers and `stream` over one answer: the layer's latency and stream win, headers merge by name. */
 function layered(spec: ResponseSpec, layers: readonly ResponseLayer[]): ResponseSpec {
   let result = spec
   for (const layer of layers) {
     result = { ...result, headers: { ...result.headers, ...layer.headers } }
     if (layer.latency !== undefined) result.latency = layer.latency
+    if (layer.stream !== undefined) result.stream = layer.stream
   }
   return result
 }

@@ -289,6 +289,16 @@ export function runContract(name: string, create: () => Promise<Surface>, framew
           expect(await res.text()).toBe('{"file":"claims-open.json"}\n')
           expect(elapsed).toBeGreaterThanOrEqual(280)
         })
+        it('stream alone is laid over the route\'s own answers: its file is sent piece by piece', async () => {
+          await use({ 'v1/feed': { stream: { by: 'line', delay: 300 } } })
+          const started = performance.now()
+          const res = await get('/v1/feed')
+          const text = await res.text()
+          const elapsed = performance.now() - started
+          expect([res.status, text]).toEqual([200, '<?xml version="1.0"?>\n<feed><title>mockyard</title></feed>\n'])
+          // Two lines: the second comes 300 ms after the first.
+          expect(elapsed).toBeGreaterThanOrEqual(280)
+        })
         it('overrides layer: a later one over an earlier one', async () => {
           await use({ 'v1/claims': { get: { status: 500 } } })
           await use({ 'v1/claims': { responseHeaders: { 'x-layer': 'later' } } })

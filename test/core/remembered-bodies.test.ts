@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { BodyParseError, rememberBodies } from '../../src/core/parse-request.js'
+import type { RoutesConfig } from 'mockyard'
 import { engineFor, fileOf, named } from '../support/routes.js'
 
 const files = named('default.json', 'ca.json', 'ny.json', 'medical.json', 'op.json')
@@ -64,7 +65,7 @@ describe('an engine choosing by body params, with the same bodies again and agai
         { params: { 'claim.type': 'medical' }, file: 'medical.json' },
       ],
     },
-  }
+  } as RoutesConfig
 
   it('answers each body as the first time, in any order', async () => {
     const engine = engineFor(routes, files)
