@@ -271,7 +271,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
       if (typeof routes !== 'object' || routes === null) {
         throw new TypeError(formatMessage('useRoutes() in the browser takes a routes object (the page cannot read a routes file): useRoutes({ "v1/users": { "status": 500 } }).'))
       }
-      const { errors, warnings } = validateRoutes(routes, 'useRoutes()')
+      const { errors, warnings } = validateRoutes(routes, 'useRoutes()', { override: true })
       if (errors.length > 0) throw new ConfigError(errors)
       for (const warning of warnings) logger.warn(formatMessage(`${warning.file}#${warning.pointer}: ${warning.message}. ${warning.fix}`))
       pipeline.override({ file: 'overrides', routes, files: sources[0]?.files ?? memoryFiles({}, 'overrides') })

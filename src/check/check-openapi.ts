@@ -367,10 +367,13 @@ export function fit(route: string[], operation: string[]): number | undefined {
   if (wildcard ? operation.length < fixed.length : operation.length !== fixed.length) return undefined
   let score = 0
   for (let i = 0; i < fixed.length; i++) {
-    const r = fixed[i]!
+    // `\:name` and `\*` are the literal segments `:name` and `*` (docs/behaviour.md, "Route table").
+    const escaped = fixed[i]!.startsWith('\\')
+    const r = escaped ? fixed[i]!.slice(1) : fixed[i]!
+    const param = !escaped && r.startsWith(':')
     const o = operation[i]!
-    if (o === '{}') score += r.startsWith(':') ? 2 : 1
-    else if (r.startsWith(':')) return undefined
+    if (o === '{}') score += param ? 2 : 1
+    else if (param) return undefined
     else if (r === o || (i === operation.length - 1 && o.replace(/\.[^.]+$/, '') === r)) score += 3
     else return undefined
   }

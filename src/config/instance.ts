@@ -201,7 +201,7 @@ export async function createInstance(
       } else {
         routes = input
       }
-      const { errors, warnings } = validateRoutes(routes, typeof input === 'string' ? resolvePath(input) : 'useRoutes()')
+      const { errors, warnings } = validateRoutes(routes, typeof input === 'string' ? resolvePath(input) : 'useRoutes()', { override: true })
       if (errors.length > 0) throw new ConfigError(errors)
       // An unknown key in an override (a typo'd `fiel`) is warned about as in a routes file.
       for (const warning of warnings) logger.warn(formatMessage(formatProblem(warning)))

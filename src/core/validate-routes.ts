@@ -1,6 +1,6 @@
 import { toPointer, type ConfigProblem } from './errors.js'
 import { closestKey } from './closest-key.js'
-import { answersOf, ENTRY_KEYS, GRAPHQL_METHODS, HEADER_KEYS, isFaultName, isPlainObject, ITEM_KEYS, patternFlags, ROUTE_KEYS, SOCKET_STEP_KEYS, socketFilesOf, walkRoutes, type Path } from './routes-model.js'
+import { answersAlone, answersOf, ENTRY_KEYS, GRAPHQL_METHODS, HEADER_KEYS, isFaultName, isPlainObject, ITEM_KEYS, patternFlags, ROUTE_KEYS, SOCKET_STEP_KEYS, socketFilesOf, walkRoutes, type Path } from './routes-model.js'
 import { FAULT_NAMES, METHOD_KEYS } from './types.js'
 import { isSendableCloseCode } from './websocket.js'
 
@@ -38,8 +38,10 @@ export function isInsideFolder(name: string): boolean {
  *
  * @example
  * const { errors, warnings } = validateRoutes(JSON.parse(text), 'mocks/routes.json')
+ * // An override (`useRoutes`, `PUT /__mockyard/routes`): a route of only `stream` is laid over the loaded one.
+ * validateRoutes({ 'v1/answer': { stream: { by: 'line', delay: 50 } } }, 'useRoutes()', { override: true })
  */
-export function validateRoutes(routes: unknown, file: string): RoutesValidation {
+export function validateRoutes(routes: unknown, file: string, options: { override?: boolean } = {}): RoutesValidation {
   const errors: ConfigProblem[] = []
   const warnings: ConfigProblem[] = []
   const error = (path: Path, message: string, fix: string) =>
@@ -307,8 +309,17 @@ export function validateRoutes(routes: unknown, file: string): RoutesValidation 
     entry: (entry, path, method) => checkEntry(path, entry, method),
     item: (item, path) => checkItem(path, item),
   })
-  if (streams.length > 0) checkStreamBodies(routes, streams, error)
+  if (streams.length > 0) checkStreamBodies(routes, options.override ? streams.filter((path) => !isLayer(routes[path[0] as string], path)) : streams, error)
   return { errors, warnings }
+}
+
+/**
+ * The route-level `stream` of an override that answers nothing itself (no `file`, `url`, `status`,
+ * `fault`, `events` or method key): it is laid over the loaded route's answers (docs/behaviour.md,
+ * "Overrides"), whose files it streams.
+ */
+function isLayer(route: unknown, path: Path): boolean {
+  return path.length === 2 && isPlainObject(route) && !answersAlone(route) && !METHOD_KEYS.some((method) => method in route)
 }
 
 /**

@@ -15,7 +15,7 @@ import { listFiles } from '../core/validate-routes.js'
 import type { RouteSource } from '../core/compile-routes.js'
 import { openConfigSource, type ConfigSource, type SourceLogger } from '../config/config-source.js'
 import type { FolderFiles } from '../config/folder-files.js'
-import { findConfigFile, resolveConfig, type ResolvedConfig } from '../config/load-config.js'
+import { findLocalMocks, resolveConfig, type ResolvedConfig } from '../config/load-config.js'
 import type { MockyardOptions } from '../config/options.js'
 import { countOf } from '../core/count.js'
 
@@ -31,7 +31,7 @@ export type { SerializedConfig, SerializedSource } from '../browser/config.js'
  * mockyard({ config: 'mocks/config.js', latency: 0 } satisfies MockyardViteOptions)
  */
 export interface MockyardViteOptions extends MockyardOptions {
-  /** A mockyard config file (`mocks/config.js`). Default: `mocks/config.js` (or `.mjs`/`.json`) in the Vite root, if any. */
+  /** A mockyard config file (`mocks/config.js`). Default: `mocks/config.js` (or `.mjs`/`.json`) in the Vite root, else its `mocks/routes.json` with `mocks/data`, else the bundled example mocks. */
   config?: string
   /** Also serve the mocks from `vite build` output (worker script, route table, data files). Default `false`. */
   build?: boolean
@@ -143,10 +143,16 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
     const settings = { extraNames: PLUGIN_OPTION_NAMES }
     if (configOption) return resolveConfig(resolve(configOption), settings, mockyardOptions)
     if (mockyardOptions.routes !== undefined || mockyardOptions.plugins !== undefined) return resolveConfig(mockyardOptions, settings)
-    const found = findConfigFile(root)
-    if (found) return resolveConfig(found, settings, mockyardOptions)
+    // As the CLI (docs/behaviour.md, "Options"): mocks/config.*, else mocks/routes.json with mocks/data, else the bundled mocks.
+    const found = findLocalMocks(root)
+    if (found && 'configFile' in found) return resolveConfig(found.configFile, settings, mockyardOptions)
+    if (found) {
+      const data = mockyardOptions.data ?? found.data
+      logger.info(formatMessage(`no routes given and no mocks/config.js in ${root}: serving ${relative(root, found.routes)} with the data folder ${relative(root, String(data)) || '.'}.`))
+      return resolveConfig({ ...mockyardOptions, routes: found.routes, data }, settings)
+    }
     const resolved = await resolveConfig(mockyardOptions, { ...settings, bundled: true })
-    if (resolved.bundled) logger.info(formatMessage(`no routes given and no mocks/config.js in ${root}: serving the bundled example mocks. Pass mockyard({ routes: "mocks/routes.json" }) in vite.config.`))
+    if (resolved.bundled) logger.info(formatMessage(`no routes given and no mocks/config.js or mocks/routes.json in ${root}: serving the bundled example mocks. Pass mockyard({ routes: "mocks/routes.json" }) in vite.config.`))
     return resolved
   }
 

@@ -3,6 +3,8 @@
  * as every other surface's; a misspelt `routes` serves nothing, never the bundled example mocks.
  * The plugin's hooks are called as Vite calls them (configResolved, then load of the virtual module).
  */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Plugin } from 'vite'
 import mockyard, { type MockyardViteOptions, type SerializedConfig } from 'mockyard/vite'
@@ -11,14 +13,14 @@ import { named, removeTempDirs, tempDir, writeMocks } from '../support/routes.js
 afterAll(removeTempDirs)
 
 /** Runs the plugin on a root folder; resolves with the table it serves and what it logged. */
-async function served(options: MockyardViteOptions) {
+async function served(options: MockyardViteOptions, root = tempDir()) {
   const logs = { info: [] as string[], warn: [] as string[], error: [] as string[] }
   const plugin = mockyard(options) as Plugin & {
     configResolved: (config: unknown) => void
     load: (id: string) => Promise<string | undefined>
   }
   const logger = { info: (m: string) => logs.info.push(m), warn: (m: string) => logs.warn.push(m), error: (m: string) => logs.error.push(m) }
-  plugin.configResolved({ root: tempDir(), base: '/', logger })
+  plugin.configResolved({ root, base: '/', logger })
   const code = (await plugin.load('\0virtual:mockyard'))!
   const config = JSON.parse(code.slice(code.indexOf('export default ') + 'export default '.length)) as SerializedConfig
   return { config, logs }
@@ -40,6 +42,20 @@ describe('the Vite plugin checks its options as every surface does', () => {
     const { config, logs } = await served({})
     expect(config.sources.length).toBeGreaterThan(0)
     expect(logs.info.join('\n')).toContain('serving the bundled example mocks')
+  })
+
+  it('with no options it serves mocks/routes.json of the root with mocks/data, as the CLI does, and says so', async () => {
+    const root = tempDir()
+    mkdirSync(join(root, 'mocks', 'data'), { recursive: true })
+    writeFileSync(join(root, 'mocks', 'routes.json'), JSON.stringify({ 'v1/local': { file: 'local.json' } }))
+    writeFileSync(join(root, 'mocks', 'data', 'local.json'), '{"local":true}')
+    const { config, logs } = await served({}, root)
+    expect(config.sources).toHaveLength(1)
+    expect(JSON.stringify(config.sources[0])).toContain('v1/local')
+    // The data file is found: a data folder other than mocks/data would warn that local.json is missing.
+    expect(config.warnings ?? []).toEqual([])
+    expect(logs.info).toEqual([`[mockyard] no routes given and no mocks/config.js in ${root}: serving mocks/routes.json with the data folder mocks/data.`])
+    expect(logs.warn).toEqual([])
   })
 
   it('an unknown option is a warning, the plugin own names included in the suggestions', async () => {
