@@ -55,7 +55,7 @@ export default defineConfig({
     sourcemap: true,
     // JSDoc stays in the declarations (tsc) and the source maps; in the JavaScript it is only
     // more to read for every test file that imports mockyard (bench/README.md, "Per-file cost
-    // under Vitest").
+    // under Vitest": 259 KB to 199 KB, no difference measurable there).
     comments: { legal: true, annotation: true, jsdoc: false },
     // What `mockyard/vitest` imports sits in two chunks: its core modules (isomorphic, shared with
     // the browser entry) and the rest (Node only). Under Vitest each module file a test file
