@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { RegExpEngine } from 'ajv/dist/types/index.js'
-import { normalizePath } from '../core/compile-routes.js'
+import { normalizePath, unescapeSegment } from '../core/compile-routes.js'
 import { toPointer } from '../core/errors.js'
 import { parsePath } from '../core/parse-request.js'
 import { contentTypeOf } from '../core/build-response.js'
@@ -368,9 +368,8 @@ export function fit(route: string[], operation: string[]): number | undefined {
   let score = 0
   for (let i = 0; i < fixed.length; i++) {
     // `\:name` and `\*` are the literal segments `:name` and `*` (docs/behaviour.md, "Route table").
-    const escaped = fixed[i]!.startsWith('\\')
-    const r = escaped ? fixed[i]!.slice(1) : fixed[i]!
-    const param = !escaped && r.startsWith(':')
+    const r = unescapeSegment(fixed[i]!)
+    const param = r === fixed[i] && r.startsWith(':')
     const o = operation[i]!
     if (o === '{}') score += param ? 2 : 1
     else if (param) return undefined

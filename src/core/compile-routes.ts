@@ -365,7 +365,7 @@ function insert(root: TrieNode, route: CompiledRoute): void {
  * the path segment `:name`, `\*` the segment `*`. Request paths never hold a backslash (the URL parser turns it into a
  * slash), so the escape cannot shadow a real path; `record` writes recorded paths this way.
  */
-function unescapeSegment(segment: string): string {
+export function unescapeSegment(segment: string): string {
   return segment.startsWith('\\') ? segment.slice(1) : segment
 }
 
@@ -453,6 +453,7 @@ function applyOverride(resolved: ResolvedRoute, override: Record<string, unknown
     resolved.view = view
     return
   }
+  // What is left is laid over the route's answers (`laidOver`), when it holds anything to lay.
   if (!Object.keys(override).some((key) => LAYER_KEYS.has(key))) return
   const layer: ResponseLayer = { headers: headersOf(override) }
   if (typeof override.latency === 'number') layer.latency = override.latency

@@ -42,6 +42,15 @@ export function answersAlone(object: object): boolean {
   return hasOwn(object, 'file') || hasOwn(object, 'url') || hasOwn(object, 'status') || hasOwn(object, 'fault') || hasOwn(object, 'events')
 }
 
+/**
+ * An override that answers nothing itself (no `file`, `url`, `status`, `fault`, `events`, nor a
+ * method key): its `latency`, headers and `stream` are laid over the loaded route's own answers
+ * (docs/behaviour.md, "Overrides").
+ */
+export function laidOver(override: object): boolean {
+  return !answersAlone(override) && !METHOD_KEYS.some((method) => hasOwn(override, method))
+}
+
 /** Whether a value is a fault name (`reset`, `close`, `hang`, `truncate`). */
 export function isFaultName(value: unknown): value is FaultName {
   return typeof value === 'string' && (FAULT_NAMES as readonly string[]).includes(value)

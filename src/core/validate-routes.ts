@@ -1,6 +1,6 @@
 import { toPointer, type ConfigProblem } from './errors.js'
 import { closestKey } from './closest-key.js'
-import { answersAlone, answersOf, ENTRY_KEYS, GRAPHQL_METHODS, HEADER_KEYS, isFaultName, isPlainObject, ITEM_KEYS, patternFlags, ROUTE_KEYS, SOCKET_STEP_KEYS, socketFilesOf, walkRoutes, type Path } from './routes-model.js'
+import { answersOf, ENTRY_KEYS, GRAPHQL_METHODS, HEADER_KEYS, isFaultName, isPlainObject, ITEM_KEYS, laidOver, patternFlags, ROUTE_KEYS, SOCKET_STEP_KEYS, socketFilesOf, walkRoutes, type Path } from './routes-model.js'
 import { FAULT_NAMES, METHOD_KEYS } from './types.js'
 import { isSendableCloseCode } from './websocket.js'
 
@@ -309,17 +309,14 @@ export function validateRoutes(routes: unknown, file: string, options: { overrid
     entry: (entry, path, method) => checkEntry(path, entry, method),
     item: (item, path) => checkItem(path, item),
   })
-  if (streams.length > 0) checkStreamBodies(routes, options.override ? streams.filter((path) => !isLayer(routes[path[0] as string], path)) : streams, error)
+  if (streams.length > 0) checkStreamBodies(routes, options.override ? streams.filter((path) => !isLaidOverStream(routes, path)) : streams, error)
   return { errors, warnings }
 }
 
-/**
- * The route-level `stream` of an override that answers nothing itself (no `file`, `url`, `status`,
- * `fault`, `events` or method key): it is laid over the loaded route's answers (docs/behaviour.md,
- * "Overrides"), whose files it streams.
- */
-function isLayer(route: unknown, path: Path): boolean {
-  return path.length === 2 && isPlainObject(route) && !answersAlone(route) && !METHOD_KEYS.some((method) => method in route)
+/** The route-level `stream` of an override laid over the loaded route (`laidOver`): it streams that route's files. */
+function isLaidOverStream(routes: Record<string, unknown>, path: Path): boolean {
+  const route = routes[path[0] as string]
+  return path.length === 2 && isPlainObject(route) && laidOver(route)
 }
 
 /**

@@ -2,20 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { compileRoutes, createEngine, fromFetchRequest, memoryFiles, validateRoutes, type RoutesConfig } from 'mockyard'
 import { parse } from 'graphql'
 import { GRAPHQL_TOKEN_LIMIT, scanOperation } from '../../src/core/graphql-operation.js'
+import { GRAPHQL_ROUTES } from '../graphql/cases.js'
 
-const routes = {
-  graphql: {
-    post: [
-      { operation: 'GetUser', file: 'user-1.json' },
-      { operation: 'GetUser', params: { 'variables.id': '2' }, file: 'user-2.json' },
-    ],
-    get: [
-      { operation: 'GetUser', file: 'user-1.json' },
-      { operation: 'GetUser', params: { 'variables.id': '2' }, file: 'user-2.json' },
-    ],
-  },
-  search: { post: [{ params: { query: 'shoes' }, file: 'shoes.json' }] },
-} as RoutesConfig
+const routes = GRAPHQL_ROUTES as RoutesConfig
 const files = { 'user-1.json': '{"id":1}', 'user-2.json': '{"id":2}', 'shoes.json': '["shoe"]' }
 
 function engineFor(config: RoutesConfig = routes) {

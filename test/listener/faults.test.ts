@@ -8,7 +8,7 @@ import net from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createMiddleware, startMockServer, type RunningServer } from 'mockyard/node'
 import { SESSION_HEADER } from '../../src/harness/session.js'
-import { captureLogs, removeTempDirs, writeMocks } from '../support/routes.js'
+import { captureLogs, httpGet, removeTempDirs, writeMocks } from '../support/routes.js'
 
 afterAll(removeTempDirs)
 
@@ -34,20 +34,6 @@ function rawExchange(url: string, path: string): Promise<{ bytes: Buffer; ended:
     socket.on('data', (chunk) => chunks.push(chunk))
     socket.on('end', () => resolve({ bytes: Buffer.concat(chunks), ended: 'end' }))
     socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? resolve({ bytes: Buffer.concat(chunks), ended: 'reset' }) : reject(error)))
-  })
-}
-
-/** `http.get` to its end: the status and body, or the error it emitted. */
-function httpGet(url: string): Promise<{ status?: number; body?: string; error?: NodeJS.ErrnoException }> {
-  return new Promise((resolve) => {
-    http
-      .get(url, (res) => {
-        let body = ''
-        res.on('data', (chunk) => (body += chunk))
-        res.on('end', () => resolve({ status: res.statusCode, body }))
-        res.on('error', (error) => resolve({ status: res.statusCode, error }))
-      })
-      .on('error', (error) => resolve({ error }))
   })
 }
 

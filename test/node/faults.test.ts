@@ -4,11 +4,10 @@
  * `http`, axios with a retry loop; a hang ends with the client's signal or timeout and is settled
  * at the reset after each test; a cut body fails when read.
  */
-import http from 'node:http'
 import axios, { type AxiosError } from 'axios'
 import { afterAll, describe, expect, it } from 'vitest'
 import { setupMockServer } from 'mockyard/vitest'
-import { removeTempDirs, writeMocks } from '../support/routes.js'
+import { httpGet, removeTempDirs, writeMocks } from '../support/routes.js'
 
 afterAll(removeTempDirs)
 
@@ -33,20 +32,6 @@ const rejection = <T>(promise: Promise<T>) =>
     () => undefined,
     (error: NetworkError) => error,
   )
-
-/** `http.get` to its end: the status and body, or the error it emitted. */
-function httpGet(url: string): Promise<{ status?: number; body?: string; error?: NodeJS.ErrnoException }> {
-  return new Promise((resolve) => {
-    http
-      .get(url, (res) => {
-        let body = ''
-        res.on('data', (chunk) => (body += chunk))
-        res.on('end', () => resolve({ status: res.statusCode, body }))
-        res.on('error', (error) => resolve({ status: res.statusCode, error }))
-      })
-      .on('error', (error) => resolve({ error }))
-  })
-}
 
 describe('fetch', () => {
   it('reset: a TypeError whose cause has the code ECONNRESET, recorded with the fault', async () => {

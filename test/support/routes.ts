@@ -4,7 +4,7 @@
  * (for paths `fetch` would normalise and for headers it would not let through).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http'
+import http, { request as httpRequest, type Agent, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { compileRoutes, createEngine, fromFetchRequest, memoryFiles, type Engine, type EngineOptions, type Logger, type RoutesConfig } from 'mockyard'
@@ -122,6 +122,21 @@ export function writeMocks(routes: unknown, files: Files = {}, dir = tempDir()):
   writeFileSync(join(dir, 'routes.json'), typeof routes === 'string' ? routes : JSON.stringify(routes, null, 2))
   writeTree(data, files)
   return { dir, routes: join(dir, 'routes.json'), data }
+}
+
+/** `http.get` to its end: the status and body, or the error it emitted (a fault's `ECONNRESET`, a cut body). */
+export function httpGet(url: string): Promise<{ status?: number; body?: string; error?: NodeJS.ErrnoException }> {
+  return new Promise((resolve) => {
+    // `http.get` looked up at the call: an interception in process patches the module's function.
+    http
+      .get(url, (res) => {
+        let body = ''
+        res.on('data', (chunk) => (body += chunk))
+        res.on('end', () => resolve({ status: res.statusCode, body }))
+        res.on('error', (error) => resolve({ status: res.statusCode, error }))
+      })
+      .on('error', (error) => resolve({ error }))
+  })
 }
 
 export interface RawResponse {
