@@ -23,13 +23,11 @@
  *
  *   npx node bench/vitest-files.mjs [--files 30] [--rounds 7] [--keep] [--baseline DIR]
  */
-import { spawnSync } from 'node:child_process'
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import http from 'node:http'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
+import { loadAverage, printTables, ROUTES, runRounds, startNoneServer, timedRun, writeResourceMocks } from './file-sets.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
@@ -42,7 +40,6 @@ const { values } = parseArgs({
 })
 const FILES = Number(values.files)
 const ROUNDS = Number(values.rounds)
-const ROUTES = 44
 
 // The project lives inside the repository so that `msw` and `vitest` resolve from its
 // node_modules; `mockyard` (its package.json and built dist/) is copied into the project's own
@@ -70,15 +67,7 @@ const write = (path, text) => {
   writeFileSync(join(project, path), text)
 }
 
-const routes = {}
-for (let i = 0; i < ROUTES; i++) {
-  routes[`v1/resource-${i}`] = i % 4 === 0
-    ? { file: `resource-${i}.json`, get: [{ file: `resource-${i}-open.json`, params: { status: 'open' } }] }
-    : { file: `resource-${i}.json` }
-  write(`mocks/data/resource-${i}.json`, JSON.stringify({ id: i, items: Array.from({ length: 20 }, (_, n) => ({ n, name: `item ${n}` })) }))
-  if (i % 4 === 0) write(`mocks/data/resource-${i}-open.json`, JSON.stringify({ id: i, open: true }))
-}
-write('mocks/routes.json', JSON.stringify(routes, null, 2))
+const routes = writeResourceMocks(write)
 
 const sets = {
   none: (i) => `import { expect, it } from 'vitest'
@@ -117,97 +106,22 @@ for (const [name, source] of Object.entries(sets)) {
 }
 write('vitest.config.mjs', `export default { test: { include: [process.env.BENCH_SET + '/**/*.test.ts'], watch: false } }\n`)
 
-// The server the `none` set fetches (the same JSON bytes, from memory).
-const bodies = new Map(Object.keys(routes).map((key, i) => [`/${key}`, JSON.stringify({ id: i })]))
-const server = http.createServer((req, res) => {
-  const body = bodies.get(req.url) ?? '{}'
-  res.writeHead(200, { 'content-type': 'application/json' }).end(body)
-})
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-const serverUrl = `http://127.0.0.1:${server.address().port}`
+const none = await startNoneServer(routes)
+const serverUrl = none.url
 
-/**
- * Runs one set: its wall time, and the CPU time (user + system) of `vitest run` and every process
- * it waited for (its workers), which bash's `times` reports for its children. CPU time moves far
- * less than wall time with the machine's load, so it is the steadier figure on a shared machine.
- */
+/** Runs one set: `vitest run` on its folder (file-sets.mjs, `timedRun`). */
 function runSet(name) {
-  const started = performance.now()
-  const vitest = join(ROOT, 'node_modules/.bin/vitest')
-  const result = spawnSync('bash', ['-c', '"$0" run --config vitest.config.mjs --reporter=dot; status=$?; echo "@times"; times; exit $status', vitest], {
-    cwd: project,
-    env: { ...process.env, BENCH_SET: name, BENCH_SERVER_URL: serverUrl },
-    encoding: 'utf8',
-  })
-  const ms = performance.now() - started
-  if (result.status !== 0) {
-    console.error(result.stdout, result.stderr)
-    throw new Error(`the ${name} set failed (exit ${result.status})`)
-  }
-  // `times` prints the shell's own user/system times, then its children's: "1m2.345s 0m3.210s".
-  const children = result.stdout.split('@times\n')[1].trim().split('\n')[1]
-  const seconds = children.split(/\s+/).map((field) => {
-    const [, minutes, secs] = /^(\d+)m([\d.]+)s$/.exec(field)
-    return Number(minutes) * 60 + Number(secs)
-  })
-  return { ms, cpu: (seconds[0] + seconds[1]) * 1000 }
+  const env = { ...process.env, BENCH_SET: name, BENCH_SERVER_URL: serverUrl }
+  return timedRun(name, '"$0" run --config vitest.config.mjs --reporter=dot', [join(ROOT, 'node_modules/.bin/vitest')], { cwd: project, env })
 }
 
-// spawnSync blocks this process's event loop, so the `none` server must live in another process.
-server.close()
-const child = (await import('node:child_process')).spawn(
-  process.execPath,
-  ['-e', `const bodies = new Map(${JSON.stringify([...bodies])}); require('node:http').createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(bodies.get(req.url) ?? '{}')).listen(${new URL(serverUrl).port}, '127.0.0.1', () => console.log('ready'))`],
-  { stdio: ['ignore', 'pipe', 'inherit'] },
-)
-await new Promise((resolve) => child.stdout.once('data', resolve))
-
-const times = Object.fromEntries(Object.keys(sets).map((name) => [name, []]))
-const cpu = Object.fromEntries(Object.keys(sets).map((name) => [name, []]))
-const names = Object.keys(times)
-const load = () => loadavg().map((n) => n.toFixed(1)).join(' ')
-const loadBefore = load()
+const loadBefore = loadAverage()
+let measured
 try {
-  for (const name of names) runSet(name) // warm Vitest's caches and the file system's once per set
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = names.map((_, i) => names[(i + round) % names.length])
-    const line = []
-    for (const name of order) {
-      const run = runSet(name)
-      times[name].push(run.ms)
-      cpu[name].push(run.cpu)
-      line.push(`${name} ${run.ms.toFixed(0)} ms (CPU ${run.cpu.toFixed(0)} ms)`)
-    }
-    console.log(`round ${round + 1}: ${line.join(', ')}`)
-  }
+  measured = runRounds(Object.keys(sets), ROUNDS, runSet)
 } finally {
-  child.kill()
+  none.stop()
   if (!values.keep) rmSync(project, { recursive: true, force: true })
 }
 
-/** The value at quantile `q` of a list (linear between the two nearest ranks). */
-function quantile(list, q) {
-  const sorted = [...list].sort((a, b) => a - b)
-  const at = (sorted.length - 1) * q
-  const low = Math.floor(at)
-  return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low)
-}
-const median = (list) => quantile(list, 0.5)
-const ms = (n) => n.toFixed(0).padStart(6)
-
-/** One table: per set the spread, the ratio of medians to `none`, and the per-round ratios to `none`. */
-function table(title, measured) {
-  const floor = median(measured.none)
-  console.log(`\n${title}`)
-  console.log(`  ${'set'.padEnd(8)} ${'min'.padStart(6)} ${'median'.padStart(9)} ${'max'.padStart(9)} ${'IQR'.padStart(9)}   median/none   per round/none: median (min-max)`)
-  for (const [name, list] of Object.entries(measured)) {
-    const paired = list.map((value, round) => value / measured.none[round])
-    const spread = name === 'none' ? '' : `   ${median(paired).toFixed(3)}x (${Math.min(...paired).toFixed(3)}-${Math.max(...paired).toFixed(3)})`
-    console.log(
-      `  ${name.padEnd(8)} ${ms(Math.min(...list))} ${ms(median(list))} ms ${ms(Math.max(...list))} ms ${ms(quantile(list, 0.75) - quantile(list, 0.25))} ms   ${(median(list) / floor).toFixed(3)}x${spread}`,
-    )
-  }
-}
-console.log(`\n${FILES} test files, each one fetch; ${ROUNDS} interleaved rounds; load average ${loadBefore} before, ${load()} after.`)
-table('Wall time of `vitest run`:', times)
-table('CPU time (user + system) of `vitest run` and its workers:', cpu)
+printTables({ files: FILES, rounds: ROUNDS, loadBefore, runner: 'vitest run', ...measured })
