@@ -56,9 +56,10 @@ export interface FileTyping {
   typeOf(fileName: string): string | Promise<string>
   /**
    * Replaces `${context}` in a text file. The check is made once per file contents, so a file
-   * without the variable is served as the very same bytes on every request.
+   * without the variable is served as the very same bytes on every request (and `context`,
+   * which may take work to find, is not called).
    */
-  withContext(bytes: Uint8Array, context: string): Uint8Array | string
+  withContext(bytes: Uint8Array, context: () => string): Uint8Array | string
 }
 
 /**
@@ -97,7 +98,7 @@ export function createFileTyping(): FileTyping {
         text = decoded.includes(CONTEXT) ? decoded : false
         texts.set(bytes, text)
       }
-      return text === false ? bytes : text.replaceAll(CONTEXT, context)
+      return text === false ? bytes : text.replaceAll(CONTEXT, context())
     },
   }
   return typing
@@ -144,8 +145,8 @@ export function isEmptyStatus(status: number): boolean {
 }
 
 export interface BuildContext {
-  /** Replaces `${context}` in text files. */
-  context: string
+  /** What replaces `${context}` in text files: called only for a file or event that holds it. */
+  context: () => string
   /** `HEAD`: headers as for GET, no body. */
   head: boolean
   /** Where the answer came from, for the 404 of a missing file. */
@@ -205,7 +206,7 @@ function streamedResponse(status: number, headers: Record<string, string>, piece
 function eventsResponse(status: number, configured: Record<string, string>, events: EventsSpec, context: BuildContext): MockResponse | Promise<MockResponse> {
   const headers: Record<string, string> = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...configured }
   const answer = (list: readonly unknown[]): MockResponse => {
-    const plan = planEvents(list, context.lastEventId ?? null, context.context)
+    const plan = planEvents(list, context.lastEventId ?? null, context.context())
     if (plan.stop) {
       delete headers['content-type']
       return { status: 204, headers, body: null }

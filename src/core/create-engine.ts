@@ -10,6 +10,7 @@ import { buildResponse, createFileTyping, errorResponse, unservedFile, type Mock
 import { createSequenceState, sequenceKey } from './sequence-state.js'
 import { takesBodyParams } from './routes-model.js'
 import type { FaultName, Logger } from './types.js'
+import { requestUrl, type RequestUrl } from './request-url.js'
 
 export interface EngineOptions {
   /** Delay in milliseconds for responses whose route sets none. Default 0. */
@@ -133,7 +134,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   }
 
   function handle(request: EngineRequest, handleOptions: HandleOptions = {}): HandleResult | Promise<HandleResult> {
-    const url = new URL(request.url)
+    const url = requestUrl(request.url)
     const method = effectiveMethod(request)
     const found = table.lookup(url.pathname)
     if (method === 'OPTIONS' && (found || handleOptions.preflight === 'any-path')) return preflight(request, found?.route)
@@ -152,7 +153,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   /** `answer()` with the body's params, or the 400 of a body that does not parse. */
   function answerWithBody(
     request: EngineRequest,
-    url: URL,
+    url: RequestUrl,
     method: string,
     route: CompiledRoute,
     compiled: CompiledMethod,
@@ -188,14 +189,14 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   }
 
   /** The `426` of a plain request to a route that has `websocket` steps and no body (docs/behaviour.md, "WebSocket"). */
-  function upgradeRequired(request: EngineRequest, url: URL, method: string, route: CompiledRoute): HandleResult {
+  function upgradeRequired(request: EngineRequest, url: RequestUrl, method: string, route: CompiledRoute): HandleResult {
     const response = errorResponse(426, 'Upgrade Required', `${method} ${url.pathname}: route ${route.key} answers WebSocket connections only. Open it with new WebSocket('${url.href.replace(/^http/, 'ws')}'), or give the route a body for plain requests`)
     response.headers.upgrade = 'websocket'
     return { matched: true, response: finish(response, request), info: { route: route.key, entry: 'websocket', status: 426 } }
   }
 
   /** The 400 of a body that does not parse, the 413 of a form over the field limit (anything else is rethrown). */
-  function badBody(error: unknown, request: EngineRequest, url: URL, method: string, route: CompiledRoute): HandleResult {
+  function badBody(error: unknown, request: EngineRequest, url: RequestUrl, method: string, route: CompiledRoute): HandleResult {
     if (!(error instanceof BodyParseError)) throw error
     const response =
       error instanceof FormFieldLimitError
@@ -207,7 +208,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   /** Picks the entry, steps its sequence and builds the response (a promise only when it must wait). */
   function answer(
     request: EngineRequest,
-    url: URL,
+    url: RequestUrl,
     method: string,
     route: CompiledRoute,
     compiled: CompiledMethod,
@@ -241,7 +242,8 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
 
     const build = () =>
       buildResponse(spec, {
-        context: options.pluginContext ?? url.origin,
+        // Called only for a file or event that holds `${context}`: the origin is worked out then.
+        context: () => options.pluginContext ?? url.origin,
         head: method === 'HEAD',
         describe: () => `route ${route.key} (${method} ${entry})`,
         typing,
@@ -282,7 +284,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   }
 
   /** No route answers: the explanation is written only when asked for (with the table of the moment). */
-  function unmatched(url: URL, method: string, values?: RequestValues, sequencesState?: Pick<UnmatchedRequest, 'session' | 'seen'>): HandleResult {
+  function unmatched(url: RequestUrl, method: string, values?: RequestValues, sequencesState?: Pick<UnmatchedRequest, 'session' | 'seen'>): HandleResult {
     const current = table
     return { matched: false, explanation: () => formatMessage(explainUnmatched(current, { method, url, values, ...sequencesState })) }
   }

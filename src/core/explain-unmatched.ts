@@ -5,12 +5,13 @@ import { preview } from './redact.js'
 import { ROUTE_KEYS } from './validate-routes.js'
 import { scoreCandidate, type RequestValues } from './match-entry.js'
 import { sequenceItem, sequenceKey } from './sequence-state.js'
+import type { RequestUrl } from './request-url.js'
 
 /** A request no route answered, as the engine saw it. */
 export interface UnmatchedRequest {
   /** The method the request counts as (upper case). */
   method: string
-  url: URL
+  url: RequestUrl
   /** The values its conditions were scored against, when the route has the method: why each entry is out. */
   values?: RequestValues
   /** The session the request came in (`''`: the shared one), for where its sequences stand. */

@@ -4,18 +4,7 @@ import type { CompiledMethod } from '../../src/core/compile-routes.js'
 import { indexLiterals } from '../../src/core/literal-index.js'
 import { matchEntry, type RequestValues } from '../../src/core/match-entry.js'
 import { parseQuery } from '../../src/core/parse-request.js'
-
-/** A small seeded generator (mulberry32): the same configs and requests on every run. */
-function random(seed: number) {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { random } from '../support/random.js'
 
 const KEYS = ['a', 'b', 'x.y']
 const SCALARS = ['1', '2', '3', 1, 2, true, 'true', null, 'null', '']
