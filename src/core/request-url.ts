@@ -18,14 +18,34 @@ export interface RequestUrl {
   readonly href: string
 }
 
-/** A path the WHATWG parser keeps byte for byte: no `%`, `\`, space, quote, `<>`, `` ` ``, `{}`, `#`, `?`, non-ASCII. */
-const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/
-/** A dot segment (`.`, `..`), which the parser removes. */
-const DOT_SEGMENT = /\/\.\.?(?:\/|$)/
-/** A query the parser keeps byte for byte (for special schemes it escapes `'`). */
-const PLAIN_QUERY = /^[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*$/
-/** A host and port with nothing the parser would read otherwise (no user info, escapes, `\\`, `?`, `#`, whitespace). */
-const PLAIN_AUTHORITY = /^[A-Za-z0-9\-._~:[\]]+$/
+/** Bits of `KINDS`: where an ASCII character is kept byte for byte by the WHATWG parser. */
+const HOST = 1
+const PATH = 2
+const QUERY = 4
+
+/**
+ * Per ASCII code, where the character may stand in a plain URL: in the host and port (no user
+ * info, escapes, `\`, whitespace), in the path (no `%`, `\`, space, quote, `<>`, `` ` ``, `{}`,
+ * `#`), in the query (as the path, with `%` and `?`, without `'`, which the parser escapes
+ * there for special schemes). A constant table, filled once.
+ */
+const KINDS = ((): Uint8Array => {
+  const kinds = new Uint8Array(128)
+  const allow = (chars: string, bit: number) => {
+    for (const char of chars) kinds[char.charCodeAt(0)]! |= bit
+  }
+  const alphanumeric = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+  allow(`${alphanumeric}-._~:[]`, HOST)
+  allow(`${alphanumeric}-._~!$&'()*+,;=:@/`, PATH)
+  allow(`${alphanumeric}-._~!$&()*+,;=:@/?%`, QUERY)
+  return kinds
+})()
+
+/** Whether the character at `index` may stand where `kind` says (false past the end, for non-ASCII). */
+function kept(href: string, index: number, kind: number): boolean {
+  const code = href.charCodeAt(index)
+  return code < 128 && (KINDS[code]! & kind) !== 0
+}
 
 /** The fields of `new URL(href)`, each read once. */
 class ParsedUrl implements RequestUrl {
@@ -56,16 +76,33 @@ class ParsedUrl implements RequestUrl {
  */
 export function requestUrl(href: string): RequestUrl {
   const scheme = href.startsWith('http://') ? 7 : href.startsWith('https://') ? 8 : 0
-  if (scheme !== 0) {
-    const slash = href.indexOf('/', scheme)
-    if (slash > scheme && PLAIN_AUTHORITY.test(href.slice(scheme, slash))) {
-      const mark = href.indexOf('?', slash)
-      const path = mark === -1 ? href.slice(slash) : href.slice(slash, mark)
-      const query = mark === -1 ? '' : href.slice(mark + 1)
-      if (PLAIN_PATH.test(path) && !DOT_SEGMENT.test(path) && PLAIN_QUERY.test(query)) {
-        return new ParsedUrl(href, path, query === '' ? '' : `?${query}`)
-      }
+  if (scheme === 0) return new URL(href)
+  // One pass: the host and port up to the first `/`, the path up to `?`, the query.
+  const length = href.length
+  let i = scheme
+  while (i < length && href.charCodeAt(i) !== 47) {
+    if (!kept(href, i, HOST)) return new URL(href)
+    i++
+  }
+  if (i === scheme || i === length) return new URL(href)
+  const slash = i
+  let mark = -1
+  for (; i < length; i++) {
+    const code = href.charCodeAt(i)
+    if (code === 63) {
+      mark = i
+      break
+    }
+    if (!kept(href, i, PATH)) return new URL(href)
+    // A `.` or `..` segment, which the parser removes.
+    if (code === 46 && href.charCodeAt(i - 1) === 47) {
+      let next = i + 1
+      if (href.charCodeAt(next) === 46) next++
+      const after = href.charCodeAt(next)
+      if (next === length || after === 47 || after === 63) return new URL(href)
     }
   }
-  return new URL(href)
+  if (mark === -1) return new ParsedUrl(href, href.slice(slash), '')
+  for (let j = mark + 1; j < length; j++) if (!kept(href, j, QUERY)) return new URL(href)
+  return new ParsedUrl(href, href.slice(slash, mark), mark + 1 === length ? '' : href.slice(mark))
 }

@@ -33,6 +33,8 @@ export interface SlotFacts {
   flags: number
   /** The record's text fields, NUL-separated (the log decides their layout). */
   text: string
+  /** UTF-8 bytes of more text, written right after `text` (the log's request headers, when it has them encoded already). */
+  tail?: Uint8Array
   /** The body, of which the first `kept` bytes are stored (the rest is only counted). */
   body: Uint8Array | null
   kept: number
@@ -108,10 +110,15 @@ export class LogSlots {
   write(facts: SlotFacts, oldestLiveId: number): void {
     const slot = facts.id % this.limit
     // encodeInto writes at most three bytes per UTF-16 unit.
-    this.#reserve(facts.text.length * 3 + facts.kept, oldestLiveId)
+    const tail = facts.tail
+    this.#reserve(facts.text.length * 3 + (tail === undefined ? 0 : tail.byteLength) + facts.kept, oldestLiveId)
     const chunk = this.#chunk
     const position = this.#position
-    const written = this.#encoder.encodeInto(facts.text, chunk.subarray(position)).written
+    let written = this.#encoder.encodeInto(facts.text, chunk.subarray(position)).written
+    if (tail !== undefined) {
+      chunk.set(tail, position + written)
+      written += tail.byteLength
+    }
     const body = facts.body
     if (body && facts.kept > 0) chunk.set(facts.kept === body.byteLength ? body : body.subarray(0, facts.kept), position + written)
     this.ids[slot] = facts.id

@@ -215,6 +215,13 @@ function flatHeaders(input: RequestInput['headers']): readonly string[] {
   return flat
 }
 
+/** Whether two lists hold the same strings. */
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 /** Flattens header input to `name\0value\0name\0value` (NUL cannot occur in HTTP headers). */
 function joinHeaders(input: RequestInput['headers']): string {
   return flatHeaders(input).join('\0')
@@ -272,6 +279,27 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const socketKinds = new Uint8Array(limit)
   let clears = 0
   let streamEnds = 0
+  /**
+   * The last request headers given as a flat list, their text and (from their second time) its
+   * UTF-8 bytes: a client sends the same headers again and again, and joining and encoding them
+   * was the largest part of writing a record (bench/README.md, "The request log's store").
+   */
+  let lastHeaders: readonly string[] | undefined
+  let lastHeaderText = ''
+  let lastHeaderBytes: Uint8Array | undefined
+
+  /** The request headers' text, or its bytes when they are the last record's headers again. */
+  const requestHeaderText = (input: RequestInput['headers']): string | Uint8Array => {
+    const headers = typeof input === 'function' ? input() : input
+    if (!Array.isArray(headers) || (headers.length > 0 && typeof headers[0] !== 'string')) return joinHeaders(headers)
+    const flat = headers as readonly string[]
+    if (lastHeaders !== undefined && sameStrings(flat, lastHeaders)) return (lastHeaderBytes ??= encoder.encode(lastHeaderText))
+    // A copy: the caller's list may change after this.
+    lastHeaders = flat.slice()
+    lastHeaderText = flat.join('\0')
+    lastHeaderBytes = undefined
+    return lastHeaderText
+  }
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
   let nextId = 1
@@ -370,6 +398,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       const id = nextId++
       // Response headers go first, after their count: `method url entry session count [pairs] request-pairs`.
       const [responseCount, responseText] = responseHeaderText(input.responseHeaders)
+      const requestHeaders = requestHeaderText(input.headers)
+      const front = `${input.method}\0${input.url}\0${input.entry ?? ''}\0${input.session}\0${responseCount}${responseText}\0`
       const body = typeof input.body === 'string' ? encoder.encode(input.body) : input.body
       const hasBody = body !== null && body.byteLength > 0
       slots.write(
@@ -379,7 +409,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
           durationMs: input.durationMs,
           status: input.status,
           flags: (input.matched ? MATCHED : 0) | (input.entry !== undefined ? HAS_ENTRY : 0) | (hasBody ? HAS_BODY : 0),
-          text: `${input.method}\0${input.url}\0${input.entry ?? ''}\0${input.session}\0${responseCount}${responseText}\0${joinHeaders(input.headers)}`,
+          text: typeof requestHeaders === 'string' ? front + requestHeaders : front,
+          tail: typeof requestHeaders === 'string' ? undefined : requestHeaders,
           body,
           kept: body ? Math.min(body.byteLength, BODY_LIMIT) : 0,
           route: input.route,

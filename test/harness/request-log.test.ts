@@ -59,6 +59,38 @@ describe('request log', () => {
     expect(log.list().map((r) => r.headers)).toEqual([{ accept: 'text/html' }, { accept: 'application/json' }, { accept: 'text/xml' }, { accept: 'text/csv' }])
   })
 
+  it('keeps each record’s own headers when a client sends the same list again, or changes a list it gave before', () => {
+    const log = createRequestLog({ limit: 50 })
+    const same = ['Host', 'localhost:3000', 'Accept', '*/*', 'X-Name', 'zoë']
+    // The same headers in turn, in fresh lists (as node gives them), across a chunk of the byte store.
+    const long = 'v'.repeat(30_000)
+    for (let i = 0; i < 6; i++) log.add(input({ headers: [...same], body: i % 2 ? long : null }))
+    // A list changed after it was given: the log kept what it said then.
+    const changed = [...same]
+    log.add(input({ headers: changed }))
+    changed[5] = 'changed'
+    log.add(input({ headers: changed }))
+    changed[5] = 'again'
+    log.add(input({ headers: [...changed] }))
+    log.add(input({ headers: [...same] }))
+    log.add(input({ headers: [] }))
+    log.add(input({ headers: [] }))
+    log.add(input({ headers: { Accept: 'text/html' } }))
+    log.add(input({ headers: [...same] }))
+    const headers = { host: 'localhost:3000', accept: '*/*', 'x-name': 'zoë' }
+    expect(log.list().map((r) => r.headers)).toEqual([
+      ...Array.from({ length: 7 }, () => headers),
+      { ...headers, 'x-name': 'changed' },
+      { ...headers, 'x-name': 'again' },
+      headers,
+      {},
+      {},
+      { accept: 'text/html' },
+      headers,
+    ])
+    expect(log.list().map((r) => r.body?.length ?? 0)).toEqual([0, 30_000, 0, 30_000, 0, 30_000, 0, 0, 0, 0, 0, 0, 0, 0])
+  })
+
   it('keeps no entry, route or file it was not given, and a null body as null', () => {
     const log = createRequestLog()
     log.add(input({ time: '2026-01-02T03:04:05.678Z', matched: false, status: 0 }))
