@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { parseQuery } from '../../src/core/parse-request.js'
 import { requestUrl } from '../../src/core/request-url.js'
 import { random } from '../support/random.js'
 
@@ -46,5 +47,34 @@ describe('requestUrl (the engine reads a URL without a WHATWG parse when it is p
   it('throws for a URL the parser refuses', () => {
     expect(() => requestUrl('not a url')).toThrow(TypeError)
     expect(() => requestUrl('/v1/users')).toThrow(TypeError)
+  })
+})
+
+describe('parseQuery (the engine’s query params)', () => {
+  /** What URLSearchParams gives, in parseQuery's shape. */
+  function expected(search: string): Map<string, string | string[]> {
+    const query = new Map<string, string | string[]>()
+    for (const [name, value] of new URLSearchParams(search)) {
+      const existing = query.get(name)
+      query.set(name, existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value])
+    }
+    return query
+  }
+
+  it('gives URLSearchParams’ pairs for queries of every kind', () => {
+    const next = random(37)
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!
+    const pieces = ['a', 'b', 'id', '=', '==', '&', '&&', '?', '%', '%20', '%3D', '%26', '%zz', '+', ' ', 'é', '.', '[]', '0']
+    let split = 0
+    for (let i = 0; i < 20_000; i++) {
+      const search = `${next() < 0.8 ? '?' : ''}${Array.from({ length: Math.floor(next() * 8) }, () => pick(pieces)).join('')}`
+      if (!search.includes('%') && !search.includes('+')) split++
+      expect(parseQuery(search), search).toEqual(expected(search))
+    }
+    expect(split).toBeGreaterThan(2_000)
+  })
+
+  it('keeps repeated names as lists, in order', () => {
+    expect(parseQuery('?tag=a&tag=b&tag=c&x')).toEqual(new Map<string, string | string[]>([['tag', ['a', 'b', 'c']], ['x', '']]))
   })
 })
