@@ -275,7 +275,7 @@ function parseMultipart(bytes: Uint8Array, contentType: string, forms: FormParse
 /**
  * The query string as name -> value (or values, when repeated). Names are literal. Read as
  * `URLSearchParams` reads it; a query with nothing to decode (no `%`, no `+`) is split by hand,
- * which gives the same pairs at a fraction of the cost (bench/README.md, "The request's URL").
+ * which gives the same pairs at a fraction of the cost (bench/README.md, "The request's URL, its query and the log's headers").
  */
 export function parseQuery(search: string): Map<string, string | string[]> {
   const query = new Map<string, string | string[]>()

@@ -2,9 +2,10 @@
  * The parts of a request's URL the engine reads, without a WHATWG parse when the URL is plain.
  *
  * `new URL()` was the largest single item of the engine in the listener's profiles (about 0.6 µs
- * a request; bench/README.md, "The request's URL"). Almost every request a test sends is an
- * absolute `http(s)` URL whose path and query hold only characters the WHATWG parser leaves as
- * they are: then the pathname and the search are slices of the string. Anything else (percent
+ * a request; bench/README.md, "The request's URL, its query and the log's headers").
+ * Almost every request a test sends is an absolute `http(s)` URL whose path and query hold only
+ * characters the WHATWG parser leaves as they are: then the pathname and the search are slices
+ * of the string, found in one pass. Anything else (percent
  * escapes or dot segments in the path, characters the parser would escape, a fragment, a
  * backslash) goes through `new URL()`, and so do `origin` and `href`, when asked for: the
  * answers are the parser's in every case (test/core/request-url.test.ts compares them).

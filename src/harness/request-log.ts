@@ -282,7 +282,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   /**
    * The last request headers given as a flat list, their text and (from their second time) its
    * UTF-8 bytes: a client sends the same headers again and again, and joining and encoding them
-   * was the largest part of writing a record (bench/README.md, "The request log's store").
+   * was the largest part of writing a record (bench/README.md, "The request's URL, its query and the log's headers").
    */
   let lastHeaders: readonly string[] | undefined
   let lastHeaderText = ''
