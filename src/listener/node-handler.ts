@@ -14,26 +14,33 @@ function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
   for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i]!.toLowerCase(), raw[i + 1]!]
 }
 
-/** Wraps a node request whose body has been read for the instance; a Fetch `Request` only on demand. */
-function toSurfaceRequest(req: IncomingMessage, headers: SurfaceRequest['headers'], target: { origin: string; path: string }, bytes: Uint8Array | null, proxied = false): SurfaceRequest {
-  // The path alone picks the route: the origin is a validated host, never part of the path.
-  const url = target.origin + target.path
-  const raw = req.rawHeaders
-  return {
-    method: req.method ?? 'GET',
-    url,
-    headers,
-    logHeaders: raw,
-    proxied,
-    body: () => bytes,
-    toFetch() {
-      const headers = new Headers()
-      for (const [name, value] of headerEntries(raw)) {
-        if (!name.startsWith(':')) headers.append(name, value)
-      }
-      const method = req.method ?? 'GET'
-      return new Request(url, { method, headers, body: bytes && method !== 'GET' && method !== 'HEAD' ? (bytes as BodyInit) : undefined })
-    },
+/** A node request whose body has been read, as the instance takes it; a Fetch `Request` only on demand. */
+class NodeSurfaceRequest implements SurfaceRequest {
+  readonly method: string
+  readonly url: string
+  readonly logHeaders: readonly string[]
+  constructor(
+    req: IncomingMessage,
+    readonly headers: SurfaceRequest['headers'],
+    target: { origin: string; path: string },
+    readonly bytes: Uint8Array | null,
+    readonly proxied: boolean,
+  ) {
+    this.method = req.method ?? 'GET'
+    // The path alone picks the route: the origin is a validated host, never part of the path.
+    this.url = target.origin + target.path
+    this.logHeaders = req.rawHeaders
+  }
+  body(): Uint8Array | null {
+    return this.bytes
+  }
+  toFetch(): Request {
+    const headers = new Headers()
+    for (const [name, value] of headerEntries(this.logHeaders)) {
+      if (!name.startsWith(':')) headers.append(name, value)
+    }
+    const { method, bytes } = this
+    return new Request(this.url, { method, headers, body: bytes && method !== 'GET' && method !== 'HEAD' ? (bytes as BodyInit) : undefined })
   }
 }
 
@@ -192,7 +199,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
     const answer = (error: Error | null, bytes: Uint8Array | null): void => {
       if (error) return fail(error)
       try {
-        const request = toSurfaceRequest(req, headers, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
+        const request = new NodeSurfaceRequest(req, headers, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
         // The listener and the middleware answer a preflight on any path (docs/behaviour.md, "CORS").
         const session = sessionOf(req.headers)
         const outcome = instance.respond(request, { session, preflight: 'any-path' })

@@ -28,8 +28,9 @@ export function isValidHost(host: string): boolean {
   }
 }
 
-/** The last `Host` value found valid (a pure check: remembering its last answer is safe). */
+/** The last `Host` value found valid (a pure check: remembering its last answer is safe), and its `http` origin. */
 let lastValidHost: string | undefined
+let lastHttpOrigin = ''
 
 /** How many `Host` headers the request carries (a request with several is refused). */
 function hostCount(raw: readonly string[]): number {
@@ -60,9 +61,10 @@ export function requestTarget(req: IncomingMessage): RequestTarget {
       // Clients send the same Host on every request: checked once (the regex and URL parse are a
       // measurable part of W1's per-request cost, bench/README.md).
       lastValidHost = host
+      lastHttpOrigin = `http://${host}`
     }
-    const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
-    return { origin: `${scheme}://${host}`, path: raw }
+    const origin = (req.socket as { encrypted?: boolean }).encrypted ? `https://${host}` : lastHttpOrigin
+    return { origin, path: raw }
   }
   if (/^https?:\/\//i.test(raw)) {
     let url: URL
@@ -136,12 +138,16 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
 }
 
 /** A node request's headers as the engine reads them (`get`, names in any case; repeated ones joined). */
-export function headerGetter(req: IncomingMessage) {
-  return {
-    get(name: string): string | null {
-      const value = req.headers[name.toLowerCase()]
-      if (value === undefined) return null
-      return Array.isArray(value) ? value.join(', ') : value
-    },
+class NodeHeaders {
+  constructor(readonly req: IncomingMessage) {}
+  get(name: string): string | null {
+    const value = this.req.headers[name.toLowerCase()]
+    if (value === undefined) return null
+    return Array.isArray(value) ? value.join(', ') : value
   }
+}
+
+/** A node request's headers as the engine reads them (one small object per request, its `get` shared). */
+export function headerGetter(req: IncomingMessage): { get(name: string): string | null } {
+  return new NodeHeaders(req)
 }
