@@ -1,7 +1,8 @@
 /**
  * The shared behaviour contract (test/contract/cases.ts) in real Chromium: every request is a
  * `fetch` of a page whose service worker runs `startWorker()` over the examples fixture (served
- * by the Vite plugin, latency 0; the routes' own latency still applies).
+ * by the Vite plugin, latency 0; the routes' own latency still applies), overrides included
+ * (`useRoutes` on the page's handle).
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import { runContract, type Framework, type Surface } from '../contract/cases.js'
@@ -35,6 +36,8 @@ async function createSurface(): Promise<Surface> {
   return {
     fetch: (path, init) => pageFetch(page, path, init),
     reset: () => page.evaluate(() => (window as unknown as { mocks: { reset(): void } }).mocks.reset()),
+    // The page's own startWorker handle, as an app's tests call it.
+    useRoutes: (routes) => page.evaluate((layer) => (window as unknown as { mocks: { useRoutes(routes: unknown): void } }).mocks.useRoutes(layer), routes),
     close: () => context.close(),
     opaqueRedirects: true,
     // fetch drops Origin and Access-Control-Request-*; the CORS cases check what a page gets.
@@ -45,5 +48,5 @@ async function createSurface(): Promise<Surface> {
 test.describe('browser worker', () => {
   // One page for the whole contract, in one Playwright worker, in order.
   test.describe.configure({ mode: 'default' })
-  runContract('browser (startWorker in a Vite app, Chromium)', createSurface, playwright)
+  runContract('browser (startWorker in a Vite app, Chromium)', createSurface, playwright, { overrides: true })
 })

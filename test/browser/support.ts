@@ -109,7 +109,13 @@ export async function pageFetch(page: Page, path: string, init: RequestInit = {}
       }
       payload = form
     }
-    const res = await fetch(path, { method, headers, body: payload, redirect })
+    let res: Response
+    try {
+      res = await fetch(path, { method, headers, body: payload, redirect })
+    } catch (error) {
+      // A network error (a fault's): rethrown below as the page saw it.
+      return { failed: { name: (error as Error).name, message: (error as Error).message } }
+    }
     const bytes = new Uint8Array(await res.arrayBuffer())
     let binary = ''
     for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
@@ -123,5 +129,9 @@ export async function pageFetch(page: Page, path: string, init: RequestInit = {}
       base64: btoa(binary),
     }
   }, request)
+  if ('failed' in seen && seen.failed) {
+    const { name, message } = seen.failed
+    throw name === 'TypeError' ? new TypeError(message) : Object.assign(new Error(message), { name })
+  }
   return rebuildResponse(seen)
 }
