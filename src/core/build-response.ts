@@ -56,10 +56,10 @@ export interface FileTyping {
   typeOf(fileName: string): string | Promise<string>
   /**
    * Replaces `${context}` in a text file. The check is made once per file contents, so a file
-   * without the variable is served as the very same bytes on every request (and `context`,
-   * which may take work to find, is not called).
+   * without the variable is served as the very same bytes on every request (and
+   * `source.context()`, which may take work to find, is not called).
    */
-  withContext(bytes: Uint8Array, context: () => string): Uint8Array | string
+  withContext(bytes: Uint8Array, source: { context(): string }): Uint8Array | string
 }
 
 /**
@@ -91,14 +91,14 @@ export function createFileTyping(): FileTyping {
       if (types.size < 10_000) types.set(fileName, type)
       return type
     },
-    withContext(bytes, context) {
+    withContext(bytes, source) {
       let text = texts.get(bytes)
       if (text === undefined) {
         const decoded = textDecoder.decode(bytes)
         text = decoded.includes(CONTEXT) ? decoded : false
         texts.set(bytes, text)
       }
-      return text === false ? bytes : text.replaceAll(CONTEXT, context())
+      return text === false ? bytes : text.replaceAll(CONTEXT, source.context())
     },
   }
   return typing
@@ -146,15 +146,15 @@ export function isEmptyStatus(status: number): boolean {
 
 export interface BuildContext {
   /** What replaces `${context}` in text files: called only for a file or event that holds it. */
-  context: () => string
+  context(): string
   /** `HEAD`: headers as for GET, no body. */
   head: boolean
   /** Where the answer came from, for the 404 of a missing file. */
-  describe: () => string
+  describe(): string
   /** The engine's content types and `${context}` checks (default: a fresh one). */
   typing?: FileTyping
   /** The request's `Last-Event-ID`: `events` resume after the event with that id. */
-  lastEventId?: string | null
+  lastEventId?(): string | null
   /** The session's lifetime, asked for only when a body streams: it ends the stream at reset and stop. */
   lifetime?: () => AbortSignal
   /** The client's own signal, where the surface has one (fetch in process): aborting it errors a streamed body. */
@@ -206,7 +206,7 @@ function streamedResponse(status: number, headers: Record<string, string>, piece
 function eventsResponse(status: number, configured: Record<string, string>, events: EventsSpec, context: BuildContext): MockResponse | Promise<MockResponse> {
   const headers: Record<string, string> = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...configured }
   const answer = (list: readonly unknown[]): MockResponse => {
-    const plan = planEvents(list, context.lastEventId ?? null, context.context())
+    const plan = planEvents(list, context.lastEventId?.() ?? null, context.context())
     if (plan.stop) {
       delete headers['content-type']
       return { status: 204, headers, body: null }
@@ -259,7 +259,7 @@ function fileResponse(status: number, headers: Record<string, string>, name: str
 function typedFileResponse(status: number, headers: Record<string, string>, type: string, bytes: Uint8Array, context: BuildContext, stream?: StreamSpec): MockResponse {
   headers['content-type'] = type
   if (context.head) return { status, headers, body: null }
-  const body = isTextType(type) ? (context.typing ?? createFileTyping()).withContext(bytes, context.context) : bytes
+  const body = isTextType(type) ? (context.typing ?? createFileTyping()).withContext(bytes, context) : bytes
   if (stream === undefined) return { status, headers, body }
   // `${context}` first, then the pieces: a line is cut where the text served has its newline.
   const whole = typeof body === 'string' ? new TextEncoder().encode(body) : body

@@ -6,7 +6,7 @@ import { matchEntry, type RequestValues } from './match-entry.js'
 import { isFormBody, loadFormParser, type FormParser } from './form-parser.js'
 import { graphqlPartsOf, graphqlRequestOf, loadOperationScanner, type OperationScanner } from './graphql-request.js'
 import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, rememberBodies, type EngineRequest } from './parse-request.js'
-import { buildResponse, createFileTyping, errorResponse, unservedFile, type MockResponse } from './build-response.js'
+import { buildResponse, createFileTyping, errorResponse, unservedFile, type BuildContext, type FileTyping, type MockResponse } from './build-response.js'
 import { createSequenceState, sequenceKey } from './sequence-state.js'
 import { takesBodyParams } from './routes-model.js'
 import type { FaultName, Logger } from './types.js'
@@ -104,6 +104,38 @@ export function effectiveMethod(request: EngineRequest): string {
     if (override) return override.trim().toUpperCase()
   }
   return method
+}
+
+/** One request being answered: what `buildResponse` reads (a `BuildContext`) and what the answer reports. */
+class Answering implements BuildContext {
+  readonly head: boolean
+  readonly lifetime: (() => AbortSignal) | undefined
+  readonly signal: AbortSignal | undefined
+  constructor(
+    readonly request: EngineRequest,
+    readonly url: RequestUrl,
+    readonly method: string,
+    readonly route: CompiledRoute,
+    readonly entry: string,
+    readonly spec: ResponseSpec,
+    handleOptions: HandleOptions,
+    readonly pluginContext: string | undefined,
+    readonly typing: FileTyping,
+  ) {
+    this.head = method === 'HEAD'
+    this.lifetime = handleOptions.lifetime
+    this.signal = request.signal
+  }
+  /** Called only for a file or event that holds `${context}`: the origin is worked out then. */
+  context(): string {
+    return this.pluginContext ?? this.url.origin
+  }
+  describe(): string {
+    return `route ${this.route.key} (${this.method} ${this.entry})`
+  }
+  lastEventId(): string | null {
+    return this.request.headers.get('last-event-id')
+  }
 }
 
 /**
@@ -240,33 +272,27 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       entry = `${candidate.label}.response[${step}]`
     }
 
-    const build = () =>
-      buildResponse(spec, {
-        // Called only for a file or event that holds `${context}`: the origin is worked out then.
-        context: () => options.pluginContext ?? url.origin,
-        head: method === 'HEAD',
-        describe: () => `route ${route.key} (${method} ${entry})`,
-        typing,
-        lastEventId: request.headers.get('last-event-id'),
-        lifetime: handleOptions.lifetime,
-        signal: request.signal,
-      })
-    const done = (response: MockResponse): HandleResult => {
-      if (response.status === 404 && spec.file && (spec.status ?? 200) !== 404) {
-        options.logger?.error(formatMessage(`${method} ${url.pathname}: the data file "${spec.file.name}" of route ${route.key} (${entry}) ${unservedFile(spec.file.source, spec.file.name)}.`))
-      }
-      // A `truncate` cuts whatever was built (docs/behaviour.md, "Faults").
-      if (spec.fault === 'truncate') response.fault = 'truncate'
-      const info: MatchInfo = { route: route.key, entry, file: spec.file?.name, status: response.status }
-      if (response.fault !== undefined) info.fault = response.fault
-      return { matched: true, response: finish(response, request), info }
-    }
+    // One object carries what building needs and what the answer reports (no closures per request).
+    const answering = new Answering(request, url, method, route, entry, spec, handleOptions, options.pluginContext, typing)
     const latency = spec.latency ?? globalLatency
     // A streamed body starts its schedule when built: after the latency, so the first piece comes with the headers.
-    if (latency > 0 && (spec.stream || spec.events)) return sleep(latency).then(build).then(done)
-    const built = build()
-    if (latency > 0) return Promise.all([built, sleep(latency)]).then(([response]) => done(response))
-    return built instanceof Promise ? built.then(done) : done(built)
+    if (latency > 0 && (spec.stream || spec.events)) return sleep(latency).then(() => buildResponse(spec, answering)).then((response) => done(answering, response))
+    const built = buildResponse(spec, answering)
+    if (latency > 0) return Promise.all([built, sleep(latency)]).then(([response]) => done(answering, response))
+    return built instanceof Promise ? built.then((response) => done(answering, response)) : done(answering, built)
+  }
+
+  /** The result of an answer built: the CORS headers, the match info, a missing data file logged. */
+  function done(answering: Answering, response: MockResponse): HandleResult {
+    const { spec, method, url, route, entry, request } = answering
+    if (response.status === 404 && spec.file && (spec.status ?? 200) !== 404) {
+      options.logger?.error(formatMessage(`${method} ${url.pathname}: the data file "${spec.file.name}" of route ${route.key} (${entry}) ${unservedFile(spec.file.source, spec.file.name)}.`))
+    }
+    // A `truncate` cuts whatever was built (docs/behaviour.md, "Faults").
+    if (spec.fault === 'truncate') response.fault = 'truncate'
+    const info: MatchInfo = { route: route.key, entry, file: spec.file?.name, status: response.status }
+    if (response.fault !== undefined) info.fault = response.fault
+    return { matched: true, response: finish(response, request), info }
   }
 
   /**

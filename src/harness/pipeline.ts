@@ -336,12 +336,15 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     return { kind: 'handler', response, headers, record: record(request, session, started, time, await bodyRead, response.status, HANDLER, response.headers) }
   }
 
+  /** The shared session's lifetime, asked for only when a body streams (one function, not one per request). */
+  const sharedLifetime = () => lifetime('')
+
   function respond(request: PipelineRequest, respondOptions: RespondOptions = {}): Outcome | Promise<Outcome> {
     const session = respondOptions.session ?? ''
     sessions.touch(session)
     const started = performance.now()
     const time = Date.now()
-    const handleOptions: HandleOptions = { session, preflight: respondOptions.preflight, lifetime: () => lifetime(session) }
+    const handleOptions: HandleOptions = { session, preflight: respondOptions.preflight, lifetime: session === '' ? sharedLifetime : () => lifetime(session) }
     if (perTest.length > 0 || handlers.length > 0) return respondWithHandlers(request, handleOptions, started, time)
     const body = request.body()
     if (body instanceof Promise) return body.then((bytes) => fromEngine(request, handleOptions, started, time, bytes))
