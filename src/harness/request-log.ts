@@ -222,11 +222,6 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return true
 }
 
-/** Flattens header input to `name\0value\0name\0value` (NUL cannot occur in HTTP headers). */
-function joinHeaders(input: RequestInput['headers']): string {
-  return flatHeaders(input).join('\0')
-}
-
 /**
  * Response headers as `\0name\0value...` and their count. A plain record (what the engine
  * builds) is walked with for-in and concatenated: no intermediate arrays on the hot path.
@@ -280,21 +275,19 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   let clears = 0
   let streamEnds = 0
   /**
-   * The last request headers given as a flat list, their text and (from their second time) its
-   * UTF-8 bytes: a client sends the same headers again and again, and joining and encoding them
-   * was the largest part of writing a record (bench/README.md, "The request's URL, its query and the log's headers").
+   * The last request headers as a flat list, their text (`name\0value\0...`: NUL cannot occur in
+   * HTTP headers) and, from their second time, its UTF-8 bytes: a client sends the same headers
+   * again and again, and joining and encoding them was the largest part of writing a record (bench/README.md, "The request's URL, its query and the log's headers").
    */
   let lastHeaders: readonly string[] | undefined
   let lastHeaderText = ''
   let lastHeaderBytes: Uint8Array | undefined
 
-  /** The request headers' text, or its bytes when they are the last record's headers again. */
+  /** The request headers' text, or its bytes when they are the last record's headers again (in any of their forms). */
   const requestHeaderText = (input: RequestInput['headers']): string | Uint8Array => {
-    const headers = typeof input === 'function' ? input() : input
-    if (!Array.isArray(headers) || (headers.length > 0 && typeof headers[0] !== 'string')) return joinHeaders(headers)
-    const flat = headers as readonly string[]
+    const flat = flatHeaders(input)
     if (lastHeaders !== undefined && sameStrings(flat, lastHeaders)) return (lastHeaderBytes ??= encoder.encode(lastHeaderText))
-    // A copy: the caller's list may change after this.
+    // A copy: a flat list is the caller's own, and may change after this.
     lastHeaders = flat.slice()
     lastHeaderText = flat.join('\0')
     lastHeaderBytes = undefined
