@@ -114,7 +114,8 @@ export class LogSlots {
     this.#reserve(facts.text.length * 3 + (tail === undefined ? 0 : tail.byteLength) + facts.kept, oldestLiveId)
     const chunk = this.#chunk
     const position = this.#position
-    let written = this.#encoder.encodeInto(facts.text, chunk.subarray(position)).written
+    // A record whose whole text is the last one's again has it all in `tail` (no text to encode).
+    let written = facts.text === '' ? 0 : this.#encoder.encodeInto(facts.text, chunk.subarray(position)).written
     if (tail !== undefined) {
       chunk.set(tail, position + written)
       written += tail.byteLength

@@ -222,24 +222,27 @@ function sameStrings(a: readonly string[], b: readonly string[]): boolean {
   return true
 }
 
-/**
- * Response headers as `\0name\0value...` and their count. A plain record (what the engine
- * builds) is walked with for-in and concatenated: no intermediate arrays on the hot path.
- */
-function responseHeaderText(input: RequestInput['responseHeaders']): [number, string] {
-  if (input === undefined) return [0, '']
-  if (Array.isArray(input) || Symbol.iterator in (input as object)) {
-    const flat = flatHeaders(input)
-    return [flat.length >> 1, flat.length > 0 ? '\0' + flat.join('\0') : '']
-  }
+/** Response headers as a flat `[name, value, ...]` list. A plain record (what the engine builds) is walked with for-in: no intermediate arrays. */
+function responseHeaderList(input: RequestInput['responseHeaders']): string[] {
+  if (input === undefined) return []
+  if (Array.isArray(input) || Symbol.iterator in (input as object)) return flatHeaders(input).slice()
   const record = input as Record<string, string | number>
-  let text = ''
-  let count = 0
+  const flat: string[] = []
+  for (const name in record) flat.push(name, String(record[name]))
+  return flat
+}
+
+/** Whether response headers, in any of their forms, are the flat list `flat` again (a plain record is compared as it is walked). */
+function sameResponseHeaders(input: RequestInput['responseHeaders'], flat: readonly string[]): boolean {
+  if (input === undefined) return flat.length === 0
+  if (Array.isArray(input) || Symbol.iterator in (input as object)) return sameStrings(flatHeaders(input), flat)
+  const record = input as Record<string, string | number>
+  let i = 0
   for (const name in record) {
-    text += '\0' + name + '\0' + record[name]
-    count++
+    if (flat[i] !== name || flat[i + 1] !== String(record[name])) return false
+    i += 2
   }
-  return [count, text]
+  return i === flat.length
 }
 
 /**
@@ -283,15 +286,70 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   let lastHeaderText = ''
   let lastHeaderBytes: Uint8Array | undefined
 
-  /** The request headers' text, or its bytes when they are the last record's headers again (in any of their forms). */
-  const requestHeaderText = (input: RequestInput['headers']): string | Uint8Array => {
-    const flat = flatHeaders(input)
+  /** The request headers' text, or its bytes when they are the last record's headers again. */
+  const requestHeaderText = (flat: readonly string[]): string | Uint8Array => {
     if (lastHeaders !== undefined && sameStrings(flat, lastHeaders)) return (lastHeaderBytes ??= encoder.encode(lastHeaderText))
     // A copy: a flat list is the caller's own, and may change after this.
     lastHeaders = flat.slice()
     lastHeaderText = flat.join('\0')
     lastHeaderBytes = undefined
     return lastHeaderText
+  }
+
+  /**
+   * The whole text of the last record (method, URL, entry, session, response and request
+   * headers), its parts to compare, and from its second time its UTF-8 bytes: under load the same
+   * request comes again and again, and its record's text is then copied, not built and encoded
+   * (bench/README.md, "The request log's text, written once").
+   */
+  let lastMethod: string | undefined
+  let lastUrl = ''
+  let lastEntry = ''
+  let lastSession = ''
+  let lastResponseHeaders: readonly string[] = []
+  let lastText = ''
+  let lastTextBytes: Uint8Array | undefined
+
+  /** The bytes `recordText` says to write after the text it returns. */
+  let textTail: Uint8Array | undefined
+
+  /**
+   * The record's text to encode, and in `textTail` the bytes that follow it: the request headers'
+   * when they are the last record's again, the whole text's (and no text) when all of it is.
+   */
+  const recordText = (input: RequestInput, entry: string): string => {
+    const requestHeaders = flatHeaders(input.headers)
+    if (
+      input.method === lastMethod &&
+      input.url === lastUrl &&
+      entry === lastEntry &&
+      input.session === lastSession &&
+      sameResponseHeaders(input.responseHeaders, lastResponseHeaders) &&
+      lastHeaders !== undefined &&
+      sameStrings(requestHeaders, lastHeaders)
+    ) {
+      textTail = lastTextBytes ??= encoder.encode(lastText)
+      return ''
+    }
+    // Response headers go first, after their count: `method url entry session count [pairs] request-pairs`.
+    const responseHeaders = responseHeaderList(input.responseHeaders)
+    const responseText = responseHeaders.length > 0 ? '\0' + responseHeaders.join('\0') : ''
+    const front = `${input.method}\0${input.url}\0${entry}\0${input.session}\0${responseHeaders.length >> 1}${responseText}\0`
+    const headerText = requestHeaderText(requestHeaders)
+    lastMethod = input.method
+    lastUrl = input.url
+    lastEntry = entry
+    lastSession = input.session
+    lastResponseHeaders = responseHeaders
+    lastTextBytes = undefined
+    if (typeof headerText === 'string') {
+      textTail = undefined
+      lastText = front + headerText
+      return lastText
+    }
+    textTail = headerText
+    lastText = front + lastHeaderText
+    return front
   }
 
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
@@ -389,10 +447,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     },
     add(input) {
       const id = nextId++
-      // Response headers go first, after their count: `method url entry session count [pairs] request-pairs`.
-      const [responseCount, responseText] = responseHeaderText(input.responseHeaders)
-      const requestHeaders = requestHeaderText(input.headers)
-      const front = `${input.method}\0${input.url}\0${input.entry ?? ''}\0${input.session}\0${responseCount}${responseText}\0`
+      const text = recordText(input, input.entry ?? '')
+      const tail = textTail
       const body = typeof input.body === 'string' ? encoder.encode(input.body) : input.body
       const hasBody = body !== null && body.byteLength > 0
       slots.write(
@@ -402,8 +458,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
           durationMs: input.durationMs,
           status: input.status,
           flags: (input.matched ? MATCHED : 0) | (input.entry !== undefined ? HAS_ENTRY : 0) | (hasBody ? HAS_BODY : 0),
-          text: typeof requestHeaders === 'string' ? front + requestHeaders : front,
-          tail: typeof requestHeaders === 'string' ? undefined : requestHeaders,
+          text,
+          tail,
           body,
           kept: body ? Math.min(body.byteLength, BODY_LIMIT) : 0,
           route: input.route,
@@ -424,7 +480,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       if (input.violations !== undefined || violations[id % limit] !== undefined) violations[id % limit] = input.violations?.length ? input.violations : undefined
       // The record is final when it is added (the surface knows the status it sends), but for
       // a stream's end: waiters are told at once.
-      tell(id)
+      if (waiters.size > 0) tell(id)
       return { id, durationMs: input.durationMs }
     },
     streamEnded(id) {

@@ -91,6 +91,52 @@ describe('request log', () => {
     expect(log.list().map((r) => r.body?.length ?? 0)).toEqual([0, 30_000, 0, 30_000, 0, 30_000, 0, 0, 0, 0, 0, 0, 0, 0])
   })
 
+  it('keeps each record’s own text when the same request comes again, or one part of it changes', () => {
+    const log = createRequestLog({ limit: 100 })
+    const headers = () => ['Host', 'localhost:3000', 'Accept', '*/*']
+    const base = { method: 'GET', url: 'http://localhost:3000/v1/users?page=1', session: 's1', entry: 'get[0]', headers: headers() }
+    const sent = () => ({ 'content-type': 'application/json', 'x-count': 2 }) as unknown as Record<string, string>
+    // The surface adds to the response headers after the record is added (node's content-length): the record keeps what it was given.
+    const first = sent()
+    log.add(input({ ...base, responseHeaders: first }))
+    first['content-length'] = '10'
+    // The same request again in fresh lists, then one part changed at a time, twice, and the unchanged request again.
+    const variants: Array<Partial<RequestInput>> = [
+      { url: 'http://localhost:3000/v1/users?page=2' },
+      { method: 'POST' },
+      { session: 's2' },
+      { entry: 'get[1]' },
+      { entry: undefined },
+      { responseHeaders: { 'content-type': 'application/json', 'x-count': '3' } },
+      { responseHeaders: { 'x-count': '2', 'content-type': 'application/json' } },
+      { responseHeaders: undefined },
+      { responseHeaders: [['content-type', 'application/json'], ['x-count', '2']] as Array<[string, string]> },
+      { headers: ['Host', 'localhost:3000', 'Accept', 'text/html'] },
+      { headers: new Headers({ host: 'localhost:3000', accept: '*/*' }) },
+    ]
+    const expected = (variant: Partial<RequestInput>) => {
+      const fields = { ...base, responseHeaders: sent() as RequestInput['responseHeaders'], ...variant }
+      const flat = Array.isArray(fields.headers) ? (fields.headers as string[]) : [...(fields.headers as Headers)].flat()
+      const responsePairs = fields.responseHeaders === undefined ? undefined : Array.isArray(fields.responseHeaders) ? (fields.responseHeaders as Array<[string, string]>) : Object.entries(fields.responseHeaders as Record<string, string>)
+      return {
+        method: fields.method,
+        url: fields.url,
+        session: fields.session,
+        entry: fields.entry,
+        headers: Object.fromEntries(Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i]!.toLowerCase(), flat[2 * i + 1]])),
+        responseHeaders: responsePairs === undefined ? undefined : Object.fromEntries(responsePairs.map(([name, value]) => [name, String(value)])),
+      }
+    }
+    const wanted = [expected({})]
+    // Each variant comes after the unchanged request, so that one part at a time differs from the record before.
+    for (const variant of [{}, ...variants.flatMap((variant) => [variant, variant, {}])]) {
+      log.add(input({ ...base, headers: headers(), responseHeaders: sent(), ...variant }))
+      wanted.push(expected(variant))
+    }
+    const shown = log.list().map(({ method, url, session, entry, headers, responseHeaders }) => ({ method, url, session, entry, headers, responseHeaders }))
+    expect(shown).toEqual(wanted)
+  })
+
   it('keeps no entry, route or file it was not given, and a null body as null', () => {
     const log = createRequestLog()
     log.add(input({ time: '2026-01-02T03:04:05.678Z', matched: false, status: 0 }))
