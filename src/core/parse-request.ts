@@ -272,6 +272,14 @@ function parseMultipart(bytes: Uint8Array, contentType: string, forms: FormParse
   return formTree(parts.join('&'), forms)
 }
 
+/** Adds a query param: a repeated name collects its values in order (a function of the module, not a closure per query). */
+function addParam(query: Map<string, string | string[]>, name: string, value: string): void {
+  const existing = query.get(name)
+  if (existing === undefined) query.set(name, value)
+  else if (Array.isArray(existing)) existing.push(value)
+  else query.set(name, [existing, value])
+}
+
 /**
  * The query string as name -> value (or values, when repeated). Names are literal. Read as
  * `URLSearchParams` reads it; a query with nothing to decode (no `%`, no `+`) is split by hand,
@@ -280,14 +288,8 @@ function parseMultipart(bytes: Uint8Array, contentType: string, forms: FormParse
 export function parseQuery(search: string): Map<string, string | string[]> {
   const query = new Map<string, string | string[]>()
   if (search === '' || search === '?') return query
-  const add = (name: string, value: string) => {
-    const existing = query.get(name)
-    if (existing === undefined) query.set(name, value)
-    else if (Array.isArray(existing)) existing.push(value)
-    else query.set(name, [existing, value])
-  }
   if (search.includes('%') || search.includes('+')) {
-    for (const [name, value] of new URLSearchParams(search)) add(name, value)
+    for (const [name, value] of new URLSearchParams(search)) addParam(query, name, value)
     return query
   }
   const length = search.length
@@ -297,8 +299,8 @@ export function parseQuery(search: string): Map<string, string | string[]> {
     if (end === -1) end = length
     if (end > start) {
       const equals = search.indexOf('=', start)
-      if (equals === -1 || equals > end) add(search.slice(start, end), '')
-      else add(search.slice(start, equals), search.slice(equals + 1, end))
+      if (equals === -1 || equals > end) addParam(query, search.slice(start, end), '')
+      else addParam(query, search.slice(start, equals), search.slice(equals + 1, end))
     }
     start = end + 1
   }
