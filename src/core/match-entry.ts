@@ -6,7 +6,8 @@ import { lookupPath } from './parse-request.js'
 
 /** The values a request offers to `params` and `headers` conditions. */
 export interface RequestValues {
-  query: Map<string, string | string[]>
+  /** Read-only: the engine hands the same map to requests with the same query. */
+  query: ReadonlyMap<string, string | string[]>
   /** The parsed body (JSON value or form tree), when the method takes params from the body. */
   body?: unknown
   headers: { get(name: string): string | null }

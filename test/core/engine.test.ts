@@ -89,3 +89,46 @@ describe('engine.handle: a result at once, or a promise only when it must wait',
     expect(engine.handle(post)).toMatchObject({ matched: true, info: { file: 'ohio.json' } })
   })
 })
+
+describe('engine.handle: the same URL again', () => {
+  const routes: RoutesConfig = {
+    'v1/claims': {
+      file: 'all.json',
+      get: [
+        { params: { status: 'open' }, file: 'open.json' },
+        { params: { status: 'closed' }, file: 'closed.json' },
+      ],
+    },
+    'v1/users': { file: 'users.json' },
+  }
+  const files = { 'all.json': '"all"', 'open.json': '"open"', 'closed.json': '"closed"', 'users.json': '"users"', 'people.json': '"people"' }
+  const fileOf = (engine: ReturnType<typeof engineFor>, url: string) => {
+    const result = engine.handle(fromFetchRequest(new Request(`http://localhost${url}`)))
+    if (result instanceof Promise) throw new Error('expected an answer at once')
+    return result.matched ? result.info.file : `unmatched: ${result.explanation().split('\n')[0]}`
+  }
+
+  it('answers each URL by its own path and query, whatever came before', () => {
+    const engine = engineFor(routes, files)
+    const urls = ['/v1/claims?status=open', '/v1/claims?status=open', '/v1/claims?status=closed', '/v1/claims?status=open', '/v1/users?status=open', '/v1/users?status=open', '/v1/claims?status=open', '/v1/claims', '/v1/claims?status=closed', '/v1/claims?status=closed', '/v1/none?status=closed', '/v1/claims?status=closed']
+    expect(urls.map((url) => fileOf(engine, url))).toEqual(['open.json', 'open.json', 'closed.json', 'open.json', 'users.json', 'users.json', 'open.json', 'all.json', 'closed.json', 'closed.json', 'unmatched: [mockyard] no route answers GET /v1/none?status=closed: no route has the path /v1/none.', 'closed.json'])
+  })
+
+  it('reads the new table after a reload, for the URL it answered just before', () => {
+    const engine = engineFor(routes, files)
+    expect(fileOf(engine, '/v1/users')).toBe('users.json')
+    engine.setTable(compileRoutes([{ file: 'routes.json', routes: { 'v1/users': { file: 'people.json' } }, files: memoryFiles(files) }]))
+    expect(fileOf(engine, '/v1/users')).toBe('people.json')
+    engine.setTable(compileRoutes([{ file: 'routes.json', routes: {}, files: memoryFiles(files) }]))
+    expect(fileOf(engine, '/v1/users')).toMatch(/^unmatched: /)
+  })
+
+  it('does not remember a URL that does not parse', () => {
+    const engine = engineFor(routes, files)
+    const bad: EngineRequest = { ...fromFetchRequest(new Request('http://localhost/v1/users')), url: 'http://local host/v1/users' }
+    expect(fileOf(engine, '/v1/users')).toBe('users.json')
+    expect(() => engine.handle(bad)).toThrow(TypeError)
+    expect(() => engine.handle(bad)).toThrow(TypeError)
+    expect(fileOf(engine, '/v1/users')).toBe('users.json')
+  })
+})
