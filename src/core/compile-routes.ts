@@ -483,8 +483,8 @@ function layeredMethod(compiled: CompiledMethod, layers: readonly ResponseLayer[
     response: layered(c.response, layers),
     sequence: c.sequence?.map((step) => ({ ...layered(step, layers), repeat: step.repeat })),
   })
-  // Layers change answers, never conditions: the index still holds.
-  return { default: compiled.default && candidate(compiled.default), conditionals: compiled.conditionals.map(candidate), index: compiled.index }
+  // Layers change answers, never conditions: the index and the GraphQL reading still hold.
+  return { ...compiled, default: compiled.default && candidate(compiled.default), conditionals: compiled.conditionals.map(candidate) }
 }
 
 /** A route whose methods are compiled on first use: loading costs the same for 10 or 5,000 routes. */

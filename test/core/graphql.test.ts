@@ -86,6 +86,19 @@ describe('GraphQL operation entries, in the engine', () => {
     }
   })
 
+  it('still answers by operation under an override that only lays latency or headers over the route', async () => {
+    // `useRoutes({ graphql: { latency: 1500 } })` to show a loading state keeps the operation entries.
+    const engine = createEngine(
+      compileRoutes([
+        { file: 'routes.json', routes, files: memoryFiles(files) },
+        { file: 'useRoutes()', routes: { graphql: { latency: 5, responseHeaders: { 'x-slow': 'yes' } } } as RoutesConfig, files: memoryFiles({}), override: true },
+      ]),
+    )
+    const result = await engine.handle(fromFetchRequest(new Request('http://localhost/graphql', post({ query: 'query GetUser($id: ID!) { user(id: $id) { id } }', variables: { id: 2 } }))))
+    expect(result.matched && { status: result.response.status, slow: result.response.headers['x-slow'], entry: result.info.entry }).toEqual({ status: 200, slow: 'yes', entry: 'post[1]' })
+    expect(await send(engine, getUrl({ query: 'query GetUser { user { id } }' }))).toEqual({ status: 200, body: '{"id":1}' })
+  })
+
   it('answers a huge document at once, not read past the token limit', async () => {
     const engine = engineFor()
     const huge = `query GetUser { ${'a '.repeat(GRAPHQL_TOKEN_LIMIT * 50)} }`

@@ -44,4 +44,11 @@ describe('GraphQL under setupMockServer', () => {
     mocks.useRoutes({ graphql: { post: [{ operation: 'DeletePet', status: 204 }] } })
     expect((await graphqlPost(API, { query: DELETE_PET })).status).toBe(204)
   })
+
+  it('useRoutes() that only slows the route keeps answering by operation', async () => {
+    mocks.useRoutes({ graphql: { latency: 20, responseHeaders: { 'x-slow': 'yes' } } })
+    const res = await graphqlPost(API, { query: GET_USER, variables: { id: 2 } })
+    expect({ status: res.status, slow: res.headers.get('x-slow'), body: await res.json() }).toEqual({ status: 200, slow: 'yes', body: { data: { user: { id: '2' } } } })
+    expect(mocks.requests().map((record) => record.entry)).toEqual(['post[1]'])
+  })
 })
