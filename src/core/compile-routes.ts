@@ -73,6 +73,8 @@ export interface CompiledMethod {
   readonly index?: LiteralIndex
   /** Some entry has an `operation`: GraphQL requests to this method are read as GraphQL (graphql-request.ts). */
   readonly graphql?: boolean
+  /** Some entry has `headers` conditions: the choice reads the request's headers too. */
+  readonly readsHeaders?: boolean
 }
 
 export interface CompiledRoute {
@@ -326,6 +328,7 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
     conditionals,
     index: indexLiterals(conditionals),
     graphql: conditionals.some((candidate) => candidate.operation !== undefined),
+    readsHeaders: conditionals.some((candidate) => candidate.headers.length > 0),
   }
 }
 

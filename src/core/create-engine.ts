@@ -1,4 +1,4 @@
-import { methodOf, type CompiledMethod, type CompiledRoute, type ResponseSpec, type RouteMatch, type RouteTable } from './compile-routes.js'
+import { methodOf, type Candidate, type CompiledMethod, type CompiledRoute, type ResponseSpec, type RouteMatch, type RouteTable } from './compile-routes.js'
 import { addCorsHeaders, preflightHeaders } from './cors-headers.js'
 import { formatMessage } from './errors.js'
 import { explainUnmatched, type UnmatchedRequest } from './explain-unmatched.js'
@@ -178,6 +178,32 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   let lastSearch: string | undefined
   let lastQuery: ReadonlyMap<string, string | string[]> | undefined
 
+  /**
+   * The last choice among a method's entries, and what it was made from: the same method, the
+   * same query map and the same body tree again (both are shared by requests that sent the same
+   * text, and never changed) make the same choice, unless the entries read headers or GraphQL.
+   */
+  let lastMethod: CompiledMethod | undefined
+  let lastChoiceQuery: RequestValues['query'] | undefined
+  let lastChoiceBody: unknown
+  let lastChoice: Candidate | undefined
+
+  function choose(compiled: CompiledMethod, values: RequestValues): Candidate | undefined {
+    if (compiled === lastMethod && values.query === lastChoiceQuery && values.body === lastChoiceBody) return lastChoice
+    const candidate = matchEntry(compiled, values)
+    // Only a body that cannot change is remembered: none, a primitive, or a remembered (frozen) tree.
+    const body = values.body
+    if (compiled.readsHeaders || compiled.graphql || (typeof body === 'object' && body !== null && !Object.isFrozen(body))) {
+      lastMethod = undefined
+    } else {
+      lastMethod = compiled
+      lastChoiceQuery = values.query
+      lastChoiceBody = body
+      lastChoice = candidate
+    }
+    return candidate
+  }
+
   function queryOf(search: string): ReadonlyMap<string, string | string[]> {
     if (search === lastSearch) return lastQuery!
     lastQuery = parseQuery(search)
@@ -294,7 +320,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
         values.body = parts.view
       }
     }
-    const candidate = matchEntry(compiled, values)
+    const candidate = choose(compiled, values)
     if (!candidate) return unmatched(url, method, values, sequencesSeen(route, method, compiled, handleOptions.session ?? ''))
 
     let spec: ResponseSpec = candidate.response

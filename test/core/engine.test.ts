@@ -23,6 +23,53 @@ describe('engine', () => {
   })
 })
 
+describe('engine.handle: the same choice again', () => {
+  const routes: RoutesConfig = {
+    'v1/claims/search': {
+      file: 'none.json',
+      post: [
+        { params: { 'member.state': 'CA' }, file: 'ca.json' },
+        { params: { 'member.state': 'NY' }, file: 'ny.json' },
+        { params: { 'member.state': 'NY', page: '2' }, file: 'ny-2.json' },
+      ],
+    },
+    'v1/tenant': { get: [{ headers: { 'x-tenant': 'a' }, file: 'a.json' }, { headers: { 'x-tenant': 'b' }, file: 'b.json' }] },
+    'v1/jobs': { post: [{ params: { kind: 'export' }, response: [{ file: 'running.json' }, { file: 'done.json' }] }] },
+  }
+  const files = Object.fromEntries(['none', 'ca', 'ny', 'ny-2', 'a', 'b', 'running', 'done', 'other'].map((name) => [`${name}.json`, `"${name}"`]))
+  /** The file that answers, with the body read already (a new copy of its bytes each time, as a listener reads them). */
+  const fileOf = (engine: ReturnType<typeof engineFor>, url: string, init: RequestInit & { body?: string } = {}) => {
+    const bytes = init.body === undefined ? null : new TextEncoder().encode(init.body)
+    const result = engine.handle({ ...fromFetchRequest(new Request(`http://localhost${url}`, { ...init, body: undefined })), body: () => bytes })
+    if (result instanceof Promise) throw new Error('expected an answer at once')
+    return result.matched ? result.info.file : 'unmatched'
+  }
+  const post = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const state = (value: string) => post({ member: { state: value } })
+
+  it('chooses by each body, query and header, whatever was chosen just before', () => {
+    const engine = engineFor(routes, files)
+    // Each body often enough to be remembered, then in turn.
+    const sent = ['CA', 'CA', 'CA', 'NY', 'NY', 'NY', 'CA', 'NY', 'TX', 'TX', 'TX', 'CA']
+    expect(sent.map((value) => fileOf(engine, '/v1/claims/search', state(value)))).toEqual(['ca.json', 'ca.json', 'ca.json', 'ny.json', 'ny.json', 'ny.json', 'ca.json', 'ny.json', 'none.json', 'none.json', 'none.json', 'ca.json'])
+    expect(['', '?page=2', '?page=2', ''].map((query) => fileOf(engine, `/v1/claims/search${query}`, state('NY')))).toEqual(['ny.json', 'ny-2.json', 'ny-2.json', 'ny.json'])
+    const tenant = (name: string) => fileOf(engine, '/v1/tenant', { headers: { 'x-tenant': name } })
+    expect(['a', 'a', 'b', 'b', 'a', 'c'].map(tenant)).toEqual(['a.json', 'a.json', 'b.json', 'b.json', 'a.json', 'unmatched'])
+  })
+
+  it('still steps the sequence of an entry chosen again', () => {
+    const engine = engineFor(routes, files)
+    expect([1, 2].map(() => fileOf(engine, '/v1/jobs', post({ kind: 'export' })))).toEqual(['running.json', 'done.json'])
+  })
+
+  it('chooses in the new table after a reload, for the request it answered just before', () => {
+    const engine = engineFor(routes, files)
+    for (let i = 0; i < 3; i++) expect(fileOf(engine, '/v1/claims/search', state('CA'))).toBe('ca.json')
+    engine.setTable(compileRoutes([{ file: 'routes.json', routes: { 'v1/claims/search': { post: [{ params: { 'member.state': 'CA' }, file: 'other.json' }] } }, files: memoryFiles(files) }]))
+    expect(fileOf(engine, '/v1/claims/search', state('CA'))).toBe('other.json')
+  })
+})
+
 describe('engine.handle: a result at once, or a promise only when it must wait', () => {
   const enc = (text: string) => new TextEncoder().encode(text)
   const request = (url: string, init?: RequestInit) => fromFetchRequest(new Request(`http://localhost${url}`, init))
