@@ -4,7 +4,7 @@ import { preview } from './redact.js'
 import { toPointer } from './errors.js'
 import { indexLiterals, type LiteralIndex } from './literal-index.js'
 import { parsePath } from './parse-request.js'
-import { answersAlone, entriesOf, isConditional, isFaultName, overlay, repeatOf, ROUTE_KEYS, SCHEMA_KEY } from './routes-model.js'
+import { answersAlone, entriesOf, isConditional, isFaultName, overlay, repeatOf, replacedMethods, ROUTE_KEYS, SCHEMA_KEY } from './routes-model.js'
 import { compileSocket, type CompiledSocket } from './websocket.js'
 import { METHOD_KEYS, type FaultName, type FileSource, type ParamCondition, type PatternCondition, type RoutesConfig } from './types.js'
 
@@ -446,7 +446,7 @@ function applyOverride(resolved: ResolvedRoute, override: Record<string, unknown
     return
   }
   if (hasOwn(override, 'websocket')) resolved.view = Object.assign(Object.create(null), resolved.view, { websocket })
-  const replaced = METHOD_KEYS.filter((method) => hasOwn(override, method))
+  const replaced = replacedMethods(override)
   if (replaced.length > 0) {
     const view = Object.assign(Object.create(null), resolved.view) as Record<string, unknown>
     for (const method of replaced) {

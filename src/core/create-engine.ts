@@ -7,7 +7,7 @@ import { isFormBody, loadFormParser, type FormParser } from './form-parser.js'
 import { graphqlPartsOf, graphqlRequestOf, loadOperationScanner, type OperationScanner } from './graphql-request.js'
 import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, rememberBodies, type EngineRequest } from './parse-request.js'
 import { buildResponse, createFileTyping, errorResponse, unservedFile, type BuildContext, type FileTyping, type MockResponse } from './build-response.js'
-import { createSequenceState, sequenceKey } from './sequence-state.js'
+import { createSequenceState, sequenceKey, type SequenceState } from './sequence-state.js'
 import { takesBodyParams } from './routes-model.js'
 import type { FaultName, Logger } from './types.js'
 import { requestUrl, type RequestUrl } from './request-url.js'
@@ -21,6 +21,16 @@ export interface EngineOptions {
   cors?: boolean
   /** Where a missing data file is reported as an error. */
   logger?: Pick<Logger, 'error'>
+}
+
+/** What the harness adds to `EngineOptions` (not part of `mockyard`'s surface). */
+export interface SharedEngineOptions extends EngineOptions {
+  /**
+   * The sequence positions the engine advances; its own by default. The engines of one harness
+   * share them, so that an override, which brings its own engine, keeps the positions of the
+   * sequences it does not replace (docs/behaviour.md, "Overrides").
+   */
+  sequences?: SequenceState
 }
 
 /** What answered a request: the route key, the entry and the file. */
@@ -150,7 +160,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   let table = initialTable
   const globalLatency = options.latency ?? 0
   const cors = options.cors ?? true
-  const sequences = createSequenceState()
+  const sequences = (options as SharedEngineOptions).sequences ?? createSequenceState()
   /** The form parser, loaded by this engine's first form body (form-parser.ts). */
   let forms: FormParser | undefined
   /** The GraphQL document scanner, loaded by this engine's first GraphQL request (graphql-request.ts). */

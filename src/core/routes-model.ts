@@ -51,6 +51,14 @@ export function laidOver(override: object): boolean {
   return !answersAlone(override) && !METHOD_KEYS.some((method) => hasOwn(override, method))
 }
 
+/**
+ * The methods an override of a route replaces whole (docs/behaviour.md, "Overrides"): every
+ * method when it answers by itself, else those it has a key for; none when it is only laid over.
+ */
+export function replacedMethods(override: object): readonly MethodKey[] {
+  return answersAlone(override) ? METHOD_KEYS : METHOD_KEYS.filter((method) => hasOwn(override, method))
+}
+
 /** Whether a value is a fault name (`reset`, `close`, `hang`, `truncate`). */
 export function isFaultName(value: unknown): value is FaultName {
   return typeof value === 'string' && (FAULT_NAMES as readonly string[]).includes(value)

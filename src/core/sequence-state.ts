@@ -11,6 +11,8 @@ export interface SequenceState {
   next(session: string, key: string, candidate: Candidate): number
   /** Restarts the sequences of one session, or of every session. */
   reset(session?: string): void
+  /** Restarts the sequences whose keys start with one of `prefixes` (`sequencePrefix`), in one session or in every session. */
+  forget(prefixes: readonly string[], session?: string): void
   /** How many requests each sequence of a session has answered (`route METHOD label` -> count). */
   counts(session: string): ReadonlyMap<string, number>
   /** How many sessions have a position kept (a session costs one small map of counts, nothing more). */
@@ -30,7 +32,12 @@ export function sequenceItem(candidate: Candidate, count: number): number {
  * The engine advances it; an explanation reads it.
  */
 export function sequenceKey(routeKey: string, method: string, label: string): string {
-  return `${routeKey} ${method} ${label}`
+  return `${sequencePrefix(routeKey, method)}${label}`
+}
+
+/** The start of the keys of every sequence of one route and method (`forget` takes it). */
+export function sequencePrefix(routeKey: string, method: string): string {
+  return `${routeKey} ${method} `
 }
 
 export function createSequenceState(): SequenceState {
@@ -49,6 +56,12 @@ export function createSequenceState(): SequenceState {
     reset(session) {
       if (session === undefined) sessions.clear()
       else sessions.delete(session)
+    },
+    forget(prefixes, session) {
+      const all = session === undefined ? sessions.values() : [sessions.get(session) ?? new Map<string, number>()]
+      for (const counts of all) {
+        for (const key of counts.keys()) if (prefixes.some((prefix) => key.startsWith(prefix))) counts.delete(key)
+      }
     },
     get sessions() {
       return sessions.size

@@ -6,7 +6,9 @@
  */
 import type { RequestHandler } from 'msw'
 import { compileRoutes, type RouteSource, type RouteTable } from '../core/compile-routes.js'
-import { createEngine, type Engine, type EngineOptions, type HandleOptions, type HandleResult, type MatchInfo } from '../core/create-engine.js'
+import { createEngine, type Engine, type EngineOptions, type HandleOptions, type HandleResult, type MatchInfo, type SharedEngineOptions } from '../core/create-engine.js'
+import { replacedMethods, SCHEMA_KEY } from '../core/routes-model.js'
+import { createSequenceState, sequencePrefix } from '../core/sequence-state.js'
 import { formatMessage } from '../core/errors.js'
 import { fromFetchRequest } from '../core/fetch-request.js'
 import { createRequestLog, type LogEntry, type RequestInput, type RequestLog } from './request-log.js'
@@ -173,7 +175,9 @@ function resetHandler(handler: RequestHandler): void {
  */
 export function createPipeline(options: PipelineOptions): Pipeline {
   let baseSources = options.sources
-  const engineOptions = options.engine
+  // One set of sequence positions for every engine: an override keeps what it does not replace.
+  const sequences = createSequenceState()
+  const engineOptions: SharedEngineOptions = { ...options.engine, sequences }
   const engine = createEngine(compileRoutes(baseSources), engineOptions)
   const log = createRequestLog(options.requestLog)
   // Replaced in place when a changed config file is reloaded.
@@ -215,8 +219,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   }
   /** Forgets what one session changed: sequences, overrides, handler stores (not the shared state). */
   const forgetSession = (session: string) => {
-    engine.reset(session)
-    overrides.get('')?.engine.reset(session)
+    sequences.reset(session)
     // The files its overrides named are no longer followed.
     if (overrides.delete(session)) overridesChanged()
     for (const handler of handlers) resetHandlerSession(handler, session)
@@ -381,8 +384,21 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     override(layer, session = '') {
       sessions.touch(session)
       // Marked as an override: it replaces what it answers instead of merging (compileRoutes).
-      const layers = [...(overrides.get(session)?.layers ?? []), { ...layer, override: true }]
-      overrides.set(session, { layers, engine: createEngine(tableWith(layers, session), engineOptions) })
+      // A copy: the caller's object may change after it was validated (compilation reads it later).
+      const own = overrides.get(session)
+      const layers = [...(own?.layers ?? []), { ...layer, routes: copyRoutes(layer.routes), override: true }]
+      const table = tableWith(layers, session)
+      if (own) {
+        own.layers = layers
+        own.engine.setTable(table)
+      } else {
+        overrides.set(session, { layers, engine: createEngine(table, engineOptions) })
+      }
+      // Everyone's overrides lie under each session's own: those sessions' tables are built again.
+      if (session === '') for (const [name, theirs] of overrides) if (name !== '') theirs.engine.setTable(tableWith(theirs.layers, name))
+      // Replaced entries start their sequences afresh (for everyone, or for the session); the others go on.
+      const replaced = replacedSequences(layer.routes)
+      if (replaced.length > 0) sequences.forget(replaced, session === '' ? undefined : session)
       overridesChanged()
     },
     setSources(sources) {
@@ -406,9 +422,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
     },
     stats() {
-      let sequenceSessions = engine.sequenceSessions
-      for (const override of overrides.values()) sequenceSessions += override.engine.sequenceSessions
-      return { sessions: sessions.size, engines: 1 + overrides.size, sequenceSessions }
+      return { sessions: sessions.size, engines: 1 + overrides.size, sequenceSessions: sequences.sessions }
     },
     lifetime,
     close() {
@@ -455,6 +469,31 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         log.clear(session)
       }
     },
+  }
+}
+
+/**
+ * The sequences an override replaces, as `SequenceState.forget` prefixes: those of every method
+ * its routes replace whole (a route's GET ones also answer HEAD), none for what it only lays over.
+ */
+function replacedSequences(routes: RouteSource['routes']): string[] {
+  const prefixes: string[] = []
+  for (const [key, route] of Object.entries(routes)) {
+    if (key === SCHEMA_KEY || typeof route !== 'object' || route === null || Array.isArray(route)) continue
+    for (const method of replacedMethods(route)) {
+      prefixes.push(sequencePrefix(key, method.toUpperCase()))
+      if (method === 'get') prefixes.push(sequencePrefix(key, 'HEAD'))
+    }
+  }
+  return prefixes
+}
+
+/** A copy of override routes, taken when they are given: plain JSON values, as validated. */
+function copyRoutes(routes: RouteSource['routes']): RouteSource['routes'] {
+  try {
+    return structuredClone(routes)
+  } catch (cause) {
+    throw new TypeError(formatMessage(`the routes of an override hold a value that is not plain data (${(cause as Error).message}). Give useRoutes() JSON values only: strings, numbers, booleans, arrays and objects.`), { cause })
   }
 }
 

@@ -34,6 +34,43 @@ describe('overrides over the listener', () => {
     expect(await answer('/v1/claims', 'c', { method: 'POST' })).toEqual({ status: 200, layer: null, body: '{"file":"claims-all.json"}\n' })
   })
 
+  it("everyone's override given after a session's own still lies under it", async () => {
+    await createAdminClient(server.url, { session: 'a' }).useRoutes({ 'v1/claims': { responseHeaders: { 'x-layer': 'a' } } })
+    await createAdminClient(server.url).useRoutes({ 'v1/users': { status: 503 }, 'v1/claims': { get: { status: 500 } } })
+    expect(await answer('/v1/users', 'a')).toEqual({ status: 503, layer: null, body: '' })
+    expect(await answer('/v1/claims?status=open', 'a')).toEqual({ status: 500, layer: 'a', body: '' })
+    expect((await createAdminClient(server.url, { session: 'a' }).routes())['v1/users']).toEqual({ status: 503 })
+  })
+
+  it('an override restarts the sequences it replaces, and only those', async () => {
+    const status = async (session?: string) => (await answer('/v1/jobs/42', session)).status
+    const admin = createAdminClient(server.url)
+    // v1/jobs/42 answers 202, 202, then 200, then starts over.
+    expect([await status(), await status(), await status('a')]).toEqual([202, 202, 202])
+    await admin.useRoutes({ 'v1/users': { status: 503 } })
+    await admin.useRoutes({ 'v1/jobs/42': { responseHeaders: { 'x-layer': 'laid over' } } })
+    expect(await answer('/v1/jobs/42')).toMatchObject({ status: 200, layer: 'laid over' })
+    // A session's first override of its own keeps its positions too.
+    await createAdminClient(server.url, { session: 'a' }).useRoutes({ 'v1/orders': { status: 503 } })
+    expect([await status('a'), await status('a')]).toEqual([202, 200])
+    // Replacing the method restarts its sequence, for everyone and for every session.
+    await admin.useRoutes({ 'v1/jobs/42': { get: [{ response: [{ status: 201 }, { status: 204 }] }] } })
+    expect([await status(), await status('a'), await status('a'), await status()]).toEqual([201, 201, 204, 204])
+    // A session's override restarts that session's sequence only.
+    await createAdminClient(server.url, { session: 'a' }).useRoutes({ 'v1/jobs/42': { get: [{ response: [{ status: 206 }, { status: 207 }] }] } })
+    expect([await status('a'), await status()]).toEqual([206, 201])
+  })
+
+  it('an override is read when it is given: changing the object afterwards changes nothing', async () => {
+    const routes = { 'v1/users': { status: 500 } }
+    server.useRoutes(routes)
+    routes['v1/users'].status = 503
+    expect((await answer('/v1/users')).status).toBe(500)
+    expect(() => server.useRoutes({ 'v1/users': { status: 500, then: () => 1 } } as never)).toThrow(
+      /the routes of an override hold a value that is not plain data \(.*\)\. Give useRoutes\(\) JSON values only/,
+    )
+  })
+
   it('the routes in force show the replaced method, and the untouched ones as loaded', async () => {
     const routes = await createAdminClient(server.url).useRoutes({ 'v1/claims': { get: { status: 500 } }, 'v1/users': { status: 503 } })
     expect(routes['v1/claims']).toEqual({ file: 'claims-all.json', get: { status: 500 } })
