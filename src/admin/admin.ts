@@ -179,6 +179,8 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
         } catch (error) {
           throw new Error(`the routes body does not parse: ${(error as Error).message}`)
         }
+        // A string would name a routes file on this machine (useRoutes takes paths): only an object is routes.
+        if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error(`the routes body is ${body === null ? 'null' : Array.isArray(body) ? 'an array' : `a ${typeof body}`}, not an object of routes`)
         if (nestsDeeperThan(body, MAX_ROUTES_DEPTH)) throw new Error(`the routes body nests deeper than ${MAX_ROUTES_DEPTH} levels`)
         instance.useRoutes(body as never, session)
         send(res, 200, instance.routes(session))

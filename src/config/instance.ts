@@ -71,6 +71,8 @@ export interface Instance {
   respond(request: SurfaceRequest, options?: RespondOptions): Outcome | Promise<Outcome>
   /** Adds handlers in front of all others until the next reset. */
   use(...handlers: RequestHandler[]): void
+  /** Whether a handler or a route of the session's table could answer a request to this path (`Pipeline.mayAnswer`). */
+  mayAnswer(pathname: string, session?: string): boolean
   /**
    * Overrides routes (for one session, or for everyone) until the next reset, replacing what they
    * answer (docs/behaviour.md, "Overrides"): an object,
@@ -181,6 +183,7 @@ export async function createInstance(
     handlers: pipeline.handlers,
     respond: pipeline.respond,
     use: pipeline.use,
+    mayAnswer: pipeline.mayAnswer,
     stats: pipeline.stats,
     openSocket: pipeline.openSocket,
     useRoutes(input, session = '') {

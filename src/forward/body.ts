@@ -55,10 +55,24 @@ function alreadyParsed(req: IncomingMessage & { body?: unknown }): Uint8Array | 
   if (body instanceof Uint8Array) return body
   if (typeof body === 'string') return new TextEncoder().encode(body)
   const type = String(req.headers['content-type'] ?? '')
-  if (type.includes('application/x-www-form-urlencoded') && typeof body === 'object') {
-    return new TextEncoder().encode(new URLSearchParams(body as Record<string, string>).toString())
-  }
+  if (type.includes('application/x-www-form-urlencoded') && typeof body === 'object') return new TextEncoder().encode(formText(body))
   return new TextEncoder().encode(JSON.stringify(body))
+}
+
+/**
+ * The fields `express.urlencoded()` (or `qs`) parsed, written back as a browser sends them, with
+ * brackets for nesting and indices for lists (`method[type]=card&tag[0]=a&tag[1]=b`), so that they
+ * are scored as the listener scores the same form.
+ */
+function formText(fields: object): string {
+  const parts: string[] = []
+  const walk = (name: string, value: unknown): void => {
+    if (Array.isArray(value)) value.forEach((item, index) => walk(`${name}[${index}]`, item))
+    else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) walk(name === '' ? key : `${name}[${key}]`, item)
+    else if (value !== undefined && name !== '') parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value === null ? '' : String(value))}`)
+  }
+  walk('', fields)
+  return parts.join('&')
 }
 
 

@@ -100,6 +100,12 @@ export interface Pipeline {
    * read, latency, a file not in memory): the HTTP listener's hot path has no promise.
    */
   respond(request: PipelineRequest, options?: RespondOptions): Outcome | Promise<Outcome>
+  /**
+   * Whether anything could answer a request to this path (no query) in a session: a handler, or a
+   * route of the session's table. A request to another path goes unmatched whatever its body, so
+   * the middleware hands it on without reading the body.
+   */
+  mayAnswer(pathname: string, session?: string): boolean
   /** The handlers alone (no routes): their outcome, or `undefined` (nothing recorded) when none answers. */
   respondByHandlers(request: PipelineRequest, session?: string): Promise<Outcome | undefined>
   /** Adds handlers in front of all others until the next reset. */
@@ -374,6 +380,9 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     log,
     handlers,
     respond,
+    mayAnswer(pathname, session = '') {
+      return perTest.length > 0 || handlers.length > 0 || engineFor(session).table.lookup(pathname) !== undefined
+    },
     respondByHandlers(request, session = '') {
       sessions.touch(session)
       return byHandlers(request, session, performance.now(), Date.now(), Promise.resolve(request.body()).catch(() => null))

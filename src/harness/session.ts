@@ -10,6 +10,8 @@ export const SESSION_HEADER = 'x-mockyard-session'
 /** The cookie that names a request's session when the header is absent (a browser's WebSocket cannot send headers). */
 export const SESSION_COOKIE = 'mockyard-session'
 
+const CONTROL = /[\u0000-\u001f\u007f]/
+
 /** The value of the `mockyard-session` cookie in a `Cookie` header, or `''`. */
 export function sessionCookie(cookie: string | null | undefined): string {
   if (!cookie) return ''
@@ -22,7 +24,9 @@ export function sessionCookie(cookie: string | null | undefined): string {
   const raw = (end < 0 ? cookie.slice(start) : cookie.slice(start, end)).trim()
   const value = raw.length > 1 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw
   try {
-    return decodeURIComponent(value)
+    const decoded = decodeURIComponent(value)
+    // Control characters (a `%00`) never name a session: the value is kept as sent.
+    return CONTROL.test(decoded) ? value : decoded
   } catch {
     return value
   }

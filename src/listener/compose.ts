@@ -10,6 +10,8 @@ import type { Instance } from '../config/instance.js'
 import { createNodeHandler, logLine, writeMockResponse, type UnmatchedStep } from './node-handler.js'
 import { notFoundResponse } from './not-found.js'
 import { proxyUnmatched } from './proxy.js'
+import { requestUrl } from '../core/request-url.js'
+import { sessionOf } from '../harness/session.js'
 
 /** A request handler over node's request and response; the middleware's takes `next`. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void
@@ -34,11 +36,11 @@ const fallThrough: UnmatchedStep = ({ outcome, next }) => {
 /** `GET /` answers the package's name, description and version, logged and recorded like any answer (docs/behaviour.md, "Options"). */
 const packageInfo =
   (instance: Instance, info: () => Record<string, unknown>): UnmatchedStep =>
-  ({ res, method, path, outcome, finish }) => {
-    if (method !== 'GET' || (path !== '/' && !path.startsWith('/?'))) return false
+  ({ res, method, path, outcome, finish, head }) => {
+    if ((method !== 'GET' && method !== 'HEAD') || (path !== '/' && !path.startsWith('/?'))) return false
     const response = finish({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(info()) })
     const record = outcome.settle({ status: 200, responseHeaders: response.headers })
-    writeMockResponse(res, response, false)
+    writeMockResponse(res, response, head)
     logLine(instance, method, path, 200, '/ (package info)', record.durationMs)
     return true
   }
@@ -65,7 +67,29 @@ export function listenerHandler(instance: Instance, options: { limit: number; ro
   })
 }
 
+/** A request target's path as the engine reads it (dot segments removed, no query); `undefined` when it does not read. */
+function pathOnly(path: string): string | undefined {
+  try {
+    return requestUrl(`http://localhost${path === '*' ? '/' : path}`).pathname
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether the middleware reads a request's body: under `proxy`, or when something could answer it. */
+function readsBody(instance: Instance, req: IncomingMessage, path: string): boolean {
+  if (instance.options.proxy !== undefined) return true
+  const pathname = pathOnly(path)
+  return pathname === undefined || instance.mayAnswer(pathname, sessionOf(req.headers))
+}
+
 /** The middleware's handler: the pipeline; unmatched: proxy, `next()`, or a 404 when there is no `next`. */
 export function middlewareHandler(instance: Instance, options: { limit: number }): NodeHandler {
-  return createNodeHandler(instance, { limit: options.limit, unmatched: [proxy(instance), fallThrough, notFound(instance)] })
+  return createNodeHandler(instance, {
+    limit: options.limit,
+    // A request nothing here could answer keeps its body for the handlers after the middleware
+    // (a body parser, a dev server's proxy): it is handed on unread, and recorded without a body.
+    readsBody: (req, path) => readsBody(instance, req, path),
+    unmatched: [proxy(instance), fallThrough, notFound(instance)],
+  })
 }

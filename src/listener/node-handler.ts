@@ -28,7 +28,8 @@ class NodeSurfaceRequest implements SurfaceRequest {
   ) {
     this.method = req.method ?? 'GET'
     // The path alone picks the route: the origin is a validated host, never part of the path.
-    this.url = target.origin + target.path
+    // `OPTIONS *` names no path: the server as a whole, read as its root.
+    this.url = target.origin + (target.path === '*' ? '/' : target.path)
     this.logHeaders = req.rawHeaders
   }
   body(): Uint8Array | null {
@@ -135,6 +136,11 @@ export interface NodeHandlerOptions {
   before?: (req: IncomingMessage, res: ServerResponse, path: string, origin: string) => boolean | Promise<boolean>
   /** Tried in order for a request no route or handler answered; the last one always answers. */
   unmatched: readonly UnmatchedStep[]
+  /**
+   * Whether the body of a request to this path is read (default: always). The middleware reads it
+   * only when something could answer with it, so a request it hands on keeps its body.
+   */
+  readsBody?: (req: IncomingMessage, path: string) => boolean
 }
 
 /**
@@ -216,7 +222,8 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
     }
     const proceed = (): void => {
       try {
-        readBody(req, options.limit, answer)
+        if (options.readsBody === undefined || options.readsBody(req, path)) readBody(req, options.limit, answer)
+        else answer(null, null)
       } catch (error) {
         fail(error)
       }

@@ -47,7 +47,16 @@ export async function listen(instance: Instance, host: string, port: number): Pr
   const info = packageInfo()
   const handle = listenerHandler(instance, { limit, rootInfo: () => info })
   // A missing Host is answered by the handler (a 400 JSON), not by node's bare 400.
-  const server = createServer({ requireHostHeader: false }, (req: IncomingMessage, res: ServerResponse) => handle(req, res))
+  const server = createServer(
+    {
+      requireHostHeader: false,
+      // Only a WebSocket upgrade upgrades: `Upgrade: h2c` (curl --http2, Java's HttpClient) is
+      // answered over HTTP/1.1 as the request it also is. Node 22.21 and 24.9 read this option;
+      // older ones refuse such upgrades with a 400 (websocket.ts).
+      shouldUpgradeCallback: (req: IncomingMessage) => (req.headers.upgrade ?? '').toLowerCase() === 'websocket',
+    } as Parameters<typeof createServer>[0],
+    (req: IncomingMessage, res: ServerResponse) => handle(req, res),
+  )
   server.keepAliveTimeout = 5000
   // Bytes that are not HTTP get a JSON 400 too (docs/behaviour.md, "Requests on the wire").
   server.on('clientError', answerClientError)

@@ -52,8 +52,10 @@ export function requestTarget(req: IncomingMessage): RequestTarget {
   const raw = req.url ?? '/'
   // `OPTIONS *` asks what the server as a whole supports: answered like a preflight.
   if (raw.startsWith('/') || (raw === '*' && req.method === 'OPTIONS')) {
-    const host = req.headers.host
-    const count = hostCount(req.rawHeaders)
+    // HTTP/2 (the middleware on a Vite dev server with `server.https`) names the host in `:authority`.
+    const http2 = req.httpVersionMajor === 2 && req.headers.host === undefined
+    const host = http2 ? (req.headers[':authority'] as string | undefined) : req.headers.host
+    const count = http2 ? (host === undefined ? 0 : 1) : hostCount(req.rawHeaders)
     if (host === undefined || count === 0) return { problem: 'the request has no Host header' }
     if (count > 1) return { problem: 'the request has more than one Host header' }
     if (host !== lastValidHost) {

@@ -139,6 +139,20 @@ describe('PUT /__mockyard/routes: validated whole before anything applies', () =
     expect(await routesNow()).toEqual(before)
   })
 
+  it('a body that is not an object (a string would name a file on this machine): 400, no file read, nothing changes', async () => {
+    const before = await routesNow()
+    const routesFile = writeMocks({ 'v1/users': { status: 418 } }).routes
+    for (const [body, what] of [[JSON.stringify(routesFile), 'a string'], [JSON.stringify('/etc/passwd'), 'a string'], ['null', 'null'], ['[]', 'an array'], ['5', 'a number']]) {
+      const res = await put(body!)
+      expect(res.status).toBe(400)
+      expect(JSON.parse(res.body.toString())).toEqual({
+        error: 'Bad Request',
+        message: `[mockyard] the routes body is ${what}, not an object of routes. Send a routes.json-shaped JSON object; nothing was changed.`,
+      })
+    }
+    expect(await routesNow()).toEqual(before)
+  })
+
   it('65 levels: 400; 64 levels of a valid shape are not refused for depth', async () => {
     const nest = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels)
     // Root object, route, method entry, params: 4 levels, then the condition's own.

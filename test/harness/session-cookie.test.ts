@@ -25,6 +25,12 @@ describe('sessionOf', () => {
     expect(sessionCookie('other=1')).toBe('')
     expect(sessionCookie(undefined)).toBe('')
   })
+
+  it('keeps a value that decodes to control characters as sent (a NUL would cut the log record)', () => {
+    expect(sessionCookie('mockyard-session=tab%001')).toBe('tab%001')
+    expect(sessionCookie('mockyard-session=a%0Ab')).toBe('a%0Ab')
+    expect(sessionCookie('mockyard-session=tab%201')).toBe('tab 1')
+  })
 })
 
 it('a plain request over the listener belongs to the session its cookie names', async () => {
@@ -37,6 +43,9 @@ it('a plain request over the listener belongs to the session its cookie names', 
     expect(await get('mockyard-session=a')).toBe(200)
     expect(await get('mockyard-session=b')).toBe(202)
     expect(server.requests({ session: 'a' })).toHaveLength(2)
+    // A cookie that decodes to a NUL: its own session, recorded whole.
+    expect(await get('mockyard-session=tab%001')).toBe(202)
+    expect(server.requests({ session: 'tab%001' })).toMatchObject([{ session: 'tab%001', status: 202, headers: { cookie: '<redacted>' } }])
   } finally {
     await server.stop()
   }

@@ -1,5 +1,6 @@
 /** docs/behaviour.md, "Requests on the wire" and the 413 of "Errors and limits": exact bytes over raw sockets. */
 import { connect } from 'node:net'
+import { connect as http2Connect, createServer as createHttp2Server } from 'node:http2'
 import { networkInterfaces } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AddressInfo } from 'node:net'
@@ -146,6 +147,12 @@ describe('asterisk and authority targets', () => {
     expect(res.body).toBe('')
   })
 
+  it('OPTIONS * with a port in the Host: the same 204, not a 500', async () => {
+    const res = await exchange(port, `OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`)
+    expect(res.status).toBe(204)
+    expect(res.head).toContain('\r\nallow: get, head, put, patch, post, delete, options')
+  })
+
   it('* with any other method, or OPTIONS * without a Host: 400 JSON', async () => {
     for (const bytes of ['GET * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', 'OPTIONS * HTTP/1.1\r\nConnection: close\r\n\r\n']) {
       const res = await exchange(port, bytes)
@@ -224,6 +231,24 @@ describe('Bodies over `limit`: the client reads the 413', () => {
   })
 })
 
+describe('upgrades and HEAD /', () => {
+  it('Upgrade: h2c (curl --http2, Java\'s HttpClient) is answered over HTTP/1.1, as the request it also is', async () => {
+    const res = await exchange(port, 'GET /v1/simple HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings, close\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n')
+    expect(res.status).toBe(200)
+    expect(JSON.parse(res.body)).toEqual({ file: 'simple.json' })
+    // What is not a WebSocket upgrade is recorded like any request.
+    expect(server.requests({ path: '/v1/simple' }).at(-1)).toMatchObject({ status: 200, file: 'simple.json' })
+  })
+
+  it('HEAD / answers as GET / does (the package info), without a body', async () => {
+    const head = await exchange(port, 'HEAD / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')
+    const got = await exchange(port, get('/', 'Host: localhost\r\n'))
+    expect({ status: head.status, body: head.body }).toEqual({ status: 200, body: '' })
+    expect(head.head).toContain('content-type: application/json; charset=utf-8')
+    expect(JSON.parse(got.body)).toMatchObject({ name: 'mockyard' })
+  })
+})
+
 describe('the middleware follows the same rules', () => {
   it('a bad Host is a 400 JSON; an absolute-form target is served by its path', async () => {
     const middleware = await createMiddleware({ routes: writeMocks({ 'v1/simple': { file: 'simple.json' } }, named('simple.json')).routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
@@ -238,6 +263,83 @@ describe('the middleware follows the same rules', () => {
       expect((JSON.parse(bad.body) as { error: string }).error).toBe('Bad Request')
       const good = await exchange(appPort, get('/mock/v1/simple', 'Host: localhost\r\n'))
       expect(JSON.parse(good.body)).toEqual({ file: 'simple.json' })
+    } finally {
+      listener.closeAllConnections()
+      await new Promise((resolve) => listener.close(resolve))
+      await middleware.close()
+    }
+  })
+
+  it('a request no route could answer goes on with its body unread: a body parser or a proxy after the middleware reads it', async () => {
+    const middleware = await createMiddleware({ routes: writeMocks({ 'v1/simple': { post: [{ params: { kind: 'a' }, file: 'simple.json' }] } }, named('simple.json')).routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
+    const app = express()
+    app.use(middleware)
+    app.post('/real/json', express.json(), (req, res) => void res.json({ got: req.body as unknown }))
+    // A handler that reads the stream itself, as a dev server's proxy does.
+    app.post('/real/raw', (req, res) => {
+      let text = ''
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()))
+      req.on('end', () => void res.send(`raw: ${text}`))
+    })
+    const listener = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => listener.once('listening', resolve))
+    const base = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`
+    try {
+      const json = await fetch(`${base}/real/json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}', signal: AbortSignal.timeout(5000) })
+      expect(await json.json()).toEqual({ got: { a: 1 } })
+      const raw = await fetch(`${base}/real/raw`, { method: 'POST', body: 'hello', signal: AbortSignal.timeout(5000) })
+      expect(await raw.text()).toBe('raw: hello')
+      // Still recorded, as answered by no one; the routes still read bodies.
+      expect(middleware.requests({ path: '/real/raw' })).toMatchObject([{ method: 'POST', status: 0, matched: false }])
+      const mocked = await fetch(`${base}/v1/simple`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"kind":"a"}' })
+      expect(await mocked.json()).toEqual({ file: 'simple.json' })
+    } finally {
+      listener.closeAllConnections()
+      await new Promise((resolve) => listener.close(resolve))
+      await middleware.close()
+    }
+  })
+
+  it('on an HTTP/2 server (a Vite dev server with server.https), the :authority names the host', async () => {
+    const middleware = await createMiddleware({ routes: writeMocks({ 'v1/links': { file: 'links.json' } }, { 'links.json': '{"self":"${context}/v1/links"}' }).routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
+    const h2 = createHttp2Server((req, res) => middleware(req as never, res as never, () => res.writeHead(418).end()))
+    await new Promise<void>((resolve) => h2.listen(0, '127.0.0.1', resolve))
+    const origin = `http://127.0.0.1:${(h2.address() as AddressInfo).port}`
+    const client = http2Connect(origin)
+    try {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const stream = client.request({ ':path': '/v1/links' })
+        let status = 0
+        let body = ''
+        stream.on('response', (headers) => (status = Number(headers[':status'])))
+        stream.on('data', (chunk: Buffer) => (body += chunk.toString()))
+        stream.on('end', () => resolve({ status, body }))
+        stream.on('error', reject)
+      })
+      expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toEqual({ status: 200, body: { self: `${origin}/v1/links` } })
+    } finally {
+      client.close()
+      await new Promise((resolve) => h2.close(resolve))
+      await middleware.close()
+    }
+  })
+
+  it('behind express.urlencoded(), nested and repeated fields are scored as the listener scores them', async () => {
+    const routes = { 'v1/pay': { file: 'simple.json', post: [{ params: { 'method.type': 'card' }, file: 'card.json' }, { params: { tag: ['a', 'b'] }, file: 'tags.json' }] } }
+    const middleware = await createMiddleware({ routes: writeMocks(routes, named('simple.json', 'card.json', 'tags.json')).routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
+    const app = express()
+    app.use(express.urlencoded({ extended: true }), middleware)
+    const listener = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => listener.once('listening', resolve))
+    const base = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`
+    const form = async (body: string) => {
+      const res = await fetch(`${base}/v1/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
+      return ((await res.json()) as { file: string }).file
+    }
+    try {
+      expect(await form('method[type]=card')).toBe('card.json')
+      expect(await form('tag=a&tag=b')).toBe('tags.json')
+      expect(await form('other=1')).toBe('simple.json')
     } finally {
       listener.closeAllConnections()
       await new Promise((resolve) => listener.close(resolve))
