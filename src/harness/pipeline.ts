@@ -332,9 +332,16 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   async function byHandlers(request: PipelineRequest, session: string, started: number, time: number, bodyRead: Promise<Uint8Array | null>): Promise<Outcome | undefined> {
     const extra = perTest.length > 0 ? [...perTest, ...handlers] : handlers
     if (extra.length === 0) return undefined
+    // A method a Fetch `Request` cannot carry (`TRACE`, `TRACK`) reaches no msw handler: the routes answer it.
+    let fetchRequest: Request
+    try {
+      fetchRequest = await request.toFetch()
+    } catch {
+      return undefined
+    }
     // msw is loaded only when there are handlers (bench/README.md, "msw loaded only for handlers").
     const { getResponse } = await import('msw')
-    const response = await getResponse(extra, await request.toFetch())
+    const response = await getResponse(extra, fetchRequest)
     if (!response) return undefined
     const own: Record<string, string> = {}
     response.headers.forEach((value, name) => {

@@ -171,7 +171,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
         res.destroy()
         return
       }
-      const response = errorResponse(500, 'Internal Server Error', `${method} ${path} failed inside mockyard: ${(error as Error)?.message ?? String(error)}. The server keeps serving; see its log for the stack`)
+      const response = errorResponse(500, 'Internal Server Error', `${method} ${path} failed inside mockyard: ${String((error as Error)?.message ?? error).replace(/\.$/, '')}. The server keeps serving; see its log for the stack`)
       writeMockResponse(res, finish(response), false)
     }
 

@@ -239,7 +239,7 @@ describe('an exception inside the server', () => {
       logProvider: logs.logProvider,
       handlers: [
         http.get('*/v1/boom', () => {
-          throw new Error('kaput')
+          throw new Error('kaput.')
         }),
       ],
     })
@@ -250,7 +250,7 @@ describe('an exception inside the server', () => {
         expect(res.headers.get('content-type')).toMatch(/^application\/json/)
         const body = (await res.json()) as ErrorBody
         expect(body.error).toBe('Internal Server Error')
-        expect(body.message).toContain('kaput')
+        expect(body.message).toBe('[mockyard] GET /v1/boom failed inside mockyard: kaput. The server keeps serving; see its log for the stack')
         const users = await fetch(server.url + '/v1/users')
         expect(users.status).toBe(200)
         expect(await users.json()).toEqual({ file: 'users.json' })

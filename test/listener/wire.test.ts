@@ -231,6 +231,25 @@ describe('Bodies over `limit`: the client reads the 413', () => {
   })
 })
 
+describe('methods a Fetch Request cannot carry', () => {
+  it('TRACE with msw handlers installed: the routes answer it (a 404 naming the methods), not a 500', async () => {
+    const { http, HttpResponse } = await import('msw')
+    const withHandlers = await startMockServer({
+      routes: writeMocks({ 'v1/simple': { file: 'simple.json' } }, named('simple.json')).routes,
+      handlers: [http.get('*/v1/other', () => HttpResponse.json({ other: true }))],
+      logProvider: captureLogs().logProvider,
+    })
+    try {
+      const res = await exchange(withHandlers.port, 'TRACE /v1/simple HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')
+      expect(res.status).toBe(404)
+      expect((JSON.parse(res.body) as { message: string }).message).toContain('v1/simple answers GET, POST, PUT, PATCH and DELETE, not TRACE.')
+      expect(await (await fetch(`${withHandlers.url}/v1/other`)).json()).toEqual({ other: true })
+    } finally {
+      await withHandlers.stop()
+    }
+  })
+})
+
 describe('upgrades and HEAD /', () => {
   it('Upgrade: h2c (curl --http2, Java\'s HttpClient) is answered over HTTP/1.1, as the request it also is', async () => {
     const res = await exchange(port, 'GET /v1/simple HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings, close\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n')
