@@ -258,8 +258,12 @@ function fileResponse(status: number, headers: Record<string, string>, name: str
 
 function typedFileResponse(status: number, headers: Record<string, string>, type: string, bytes: Uint8Array, context: BuildContext, stream?: StreamSpec): MockResponse {
   headers['content-type'] = type
-  if (context.head) return { status, headers, body: null }
   const body = isTextType(type) ? (context.typing ?? createFileTyping()).withContext(bytes, context) : bytes
+  if (context.head) {
+    // The length GET would send (a streamed body has none): the connection stays open for the next request.
+    if (stream === undefined) headers['content-length'] = String(typeof body === 'string' ? new TextEncoder().encode(body).byteLength : body.byteLength)
+    return { status, headers, body: null }
+  }
   if (stream === undefined) return { status, headers, body }
   // `${context}` first, then the pieces: a line is cut where the text served has its newline.
   const whole = typeof body === 'string' ? new TextEncoder().encode(body) : body

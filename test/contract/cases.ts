@@ -82,10 +82,11 @@ export function runContract(name: string, create: () => Promise<Surface>, framew
         expect(await fileOf('/v1/users/')).toBe('users.json')
         expect(await fileOf('/V1/Users')).toBe('users.json')
       })
-      it('HEAD -> 200, JSON content type, no body', async () => {
+      it('HEAD -> 200, JSON content type and the length GET sends, no body', async () => {
         const res = await get('/v1/users', { method: 'HEAD' })
         expect(res.status).toBe(200)
         expect(res.headers.get('content-type')).toMatch(/^application\/json/)
+        expect(res.headers.get('content-length')).toBe(String(new TextEncoder().encode('{"file":"users.json"}\n').byteLength))
         expect(await res.text()).toBe('')
       })
     })
