@@ -380,7 +380,7 @@ describe('fetch', () => {
       await expect(fetch(`http://${MOCK_HOST}/redirect?to=/nowhere`)).rejects.toThrow(`GET http://${MOCK_HOST}/nowhere`)
     })
 
-    it("303 turns a POST into a body-less GET; 301/302 of a request with a body fail; credentials are dropped across origins", async () => {
+    it("303, and 301/302 after a POST, turn it into a body-less GET; 307/308 send the body again; a stream body cannot be; credentials are dropped across origins", async () => {
       start({ resolve: redirecting })
       const seeOther = await fetch(`http://${MOCK_HOST}/redirect?status=303&to=/headers`, { method: 'POST', body: 'payload', headers: { authorization: 'Bearer t' } })
       expect(await seeOther.json()).toEqual({ method: 'GET', authorization: 'Bearer t', body: '' })
@@ -388,8 +388,20 @@ describe('fetch', () => {
       expect(await crossOrigin.json()).toEqual({ method: 'GET', authorization: null, body: '' })
       // A 307 keeps the method.
       expect(await (await fetch(`http://${MOCK_HOST}/redirect?status=307&to=/headers`, { method: 'DELETE' })).json()).toMatchObject({ method: 'DELETE' })
-      const withBody = await rejection(fetch(`http://${MOCK_HOST}/redirect?status=302&to=/headers`, { method: 'POST', body: 'x' }))
-      expect(withBody).toBeInstanceOf(TypeError)
+      // What real fetch does after a login form's POST.
+      const found = await fetch(`http://${MOCK_HOST}/redirect?status=302&to=/headers`, { method: 'POST', body: 'x' })
+      expect({ redirected: found.redirected, body: await found.json() }).toEqual({ redirected: true, body: { method: 'GET', authorization: null, body: '' } })
+      for (const status of [307, 308]) {
+        const again = await fetch(`http://${MOCK_HOST}/redirect?status=${status}&to=/headers`, { method: 'PUT', body: new Blob(['payload']) })
+        expect(await again.json()).toEqual({ method: 'PUT', authorization: null, body: 'payload' })
+      }
+      const stream = () => new ReadableStream({ start: (controller) => (controller.enqueue(new TextEncoder().encode('s')), controller.close()) })
+      for (const status of [302, 307]) {
+        const streamed = await rejection(fetch(`http://${MOCK_HOST}/redirect?status=${status}&to=/headers`, { method: 'POST', body: stream(), duplex: 'half' } as RequestInit))
+        expect(streamed).toBeInstanceOf(TypeError)
+      }
+      // A 303 drops even a stream.
+      expect(await (await fetch(`http://${MOCK_HOST}/redirect?status=303&to=/headers`, { method: 'POST', body: stream(), duplex: 'half' } as RequestInit)).json()).toMatchObject({ method: 'GET', body: '' })
     })
 
     it("'manual' returns the redirect itself; 'error' rejects; a redirect loop stops after 20", async () => {

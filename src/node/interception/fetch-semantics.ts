@@ -93,12 +93,24 @@ function sameOrigin(left: URL, right: URL): boolean {
 }
 
 /**
- * The request a mocked redirect leads to, as undici (and @mswjs/interceptors 0.41) build it:
- * 301/302 after POST and 303 after anything but GET/HEAD become a body-less GET; the credentials
- * headers are dropped across origins. Throws a network error where fetch fails.
+ * The requests whose body the caller gave as a stream: fetch cannot send such a body again, so
+ * a redirect other than 303 fails them (a string, bytes, a Blob or FormData are sent again).
+ */
+export const streamedBodies = new WeakSet<Request>()
+
+/** Whether a fetch `body` is a stream the caller reads from (its "source" is null in the Fetch standard). */
+export function isStreamBody(body: unknown): boolean {
+  return body instanceof ReadableStream || (typeof body === 'object' && body !== null && Symbol.asyncIterator in body)
+}
+
+/**
+ * The request a mocked redirect leads to, as undici builds it: 301/302 after POST and 303 after
+ * anything but GET/HEAD become a body-less GET; 307 and 308 send the method and the body again;
+ * the credentials headers are dropped across origins. Throws a network error where fetch fails:
+ * a body given as a stream cannot be sent again (a 303 drops it).
  */
 export function redirectRequest(classes: FetchClasses, request: Request, response: Response, location: string): Request {
-  if (response.status !== 303 && request.body !== null) throw networkError()
+  if (response.status !== 303 && request.body !== null && streamedBodies.has(request)) throw networkError()
   const from = new URL(request.url)
   let to: URL
   try {
@@ -112,14 +124,17 @@ export function redirectRequest(classes: FetchClasses, request: Request, respons
   }
   const headers = new classes.Headers(request.headers)
   let method = request.method
-  // A request with a body reaches this point only for a 303, which drops the body.
+  let body: ReadableStream<Uint8Array> | null = request.body
   if (((response.status === 301 || response.status === 302) && method === 'POST') || (response.status === 303 && method !== 'GET' && method !== 'HEAD')) {
     method = 'GET'
+    body = null
     for (const name of REQUEST_BODY_HEADERS) headers.delete(name)
   }
   if (!sameOrigin(from, to)) {
     for (const name of ['authorization', 'proxy-authorization', 'cookie', 'host']) headers.delete(name)
   }
+  // The body not read yet: the resolver read a clone of it.
+  if (body !== null) return new classes.Request(to, { method, headers, signal: request.signal, redirect: 'follow', body, duplex: 'half' } as RequestInit)
   return new classes.Request(to, { method, headers, signal: request.signal, redirect: 'follow' })
 }
 

@@ -15,6 +15,8 @@ import {
   REDIRECT_STATUSES,
   requestFrom,
   serverErrorResponse,
+  isStreamBody,
+  streamedBodies,
   type FetchClasses,
 } from './fetch-semantics.js'
 import { Unanswered } from '../../harness/unhandled.js'
@@ -101,6 +103,7 @@ export function patchFetch(wiring: Wiring, classes: FetchClasses): (() => void) 
     } catch (error) {
       return Promise.reject(error)
     }
+    if (init?.body != null && request.body !== null && isStreamBody(init.body)) streamedBodies.add(request)
     // Only a signal from the caller can abort: fetch(url) and fetch(url, init) without one skip the listener.
     return (init != null && init.signal != null) || input instanceof classes.Request ? watch(request, 0) : answer(request, 0, false)
   } as typeof globalThis.fetch
