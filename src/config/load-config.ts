@@ -13,7 +13,9 @@ import { readTextFile } from './read-text.js'
 import { knownOptions, validateOptions, type MockyardOptions, type MockyardPlugin } from './options.js'
 
 /** The folder of the bundled example mocks (`mocks/` of this package). */
-export const BUNDLED_MOCKS = fileURLToPath(new URL('../../mocks/', import.meta.url))
+// A path, not `new URL('…', import.meta.url)`: Vite rewrites that form into a web address when
+// mockyard is inlined under a browser-like test environment (happy-dom, jsdom).
+export const BUNDLED_MOCKS = join(dirname(fileURLToPath(import.meta.url)), '../../mocks/')
 
 /** One routes file (or inline routes object) to read, and the data folder its files live in. */
 export interface RoutesSpec {

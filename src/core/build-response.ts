@@ -141,7 +141,7 @@ export function isRedirectStatus(status: number | undefined): status is number {
 
 /** Statuses that never carry a body. */
 export function isEmptyStatus(status: number): boolean {
-  return status === 204 || status === 304 || (status >= 100 && status < 200)
+  return status === 204 || status === 205 || status === 304 || (status >= 100 && status < 200)
 }
 
 export interface BuildContext {

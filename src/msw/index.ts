@@ -32,7 +32,8 @@ export class MockyardHandler extends HttpHandler {
       /.*/,
       ({ request }) => {
         const url = new URL(request.url)
-        if (prefix && (url.origin !== prefix.origin || !url.pathname.startsWith(prefixPath))) return false
+        // The prefix is whole segments: `/api` takes `/api` and `/api/v1/users`, never `/apiv2/users`.
+        if (prefix && (url.origin !== prefix.origin || (prefixPath !== '' && url.pathname !== prefixPath && !url.pathname.startsWith(`${prefixPath}/`)))) return false
         // Cheap pre-check so that unrelated requests never reach the resolver.
         const path = prefixPath ? url.pathname.slice(prefixPath.length) : url.pathname
         return engine.table.lookup(path) !== undefined

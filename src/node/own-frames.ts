@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 /**
@@ -5,7 +6,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
  * (`src/node/` in the sources, `dist/<entry>/` or `dist/chunks/` when bundled), so `../../` is the
  * package's root wherever it runs from.
  */
-const root = fileURLToPath(new URL('../../', import.meta.url))
+// A path, not `new URL('…', import.meta.url)`, which Vite rewrites under happy-dom or jsdom (load-config.ts).
+const root = join(dirname(fileURLToPath(import.meta.url)), '../../')
 const ownPrefixes = [`${root}src/`, `${root}dist/`].flatMap((prefix) => [prefix, pathToFileURL(prefix).href])
 /** The interception libraries a request passes through before it fails: their frames say nothing to a user either. */
 const LIBRARY_FRAME = /[\\/]node_modules[\\/](?:@mswjs[\\/]interceptors|@open-draft)[\\/]/
