@@ -355,7 +355,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
   let nextId = 1
   let firstLive = 1
-  const waiters = new Set<{ predicate: (r: RequestRecord) => boolean; resolve: (r: RequestRecord) => void }>()
+  const waiters = new Set<{ predicate: (r: RequestRecord) => boolean; resolve: (r: RequestRecord) => void; reject: (error: unknown) => void }>()
 
   const oldestId = () => Math.max(firstLive, nextId - limit)
   const isLive = (id: number) => {
@@ -422,11 +422,22 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     const slot = id % limit
     return (records[slot] ??= materialize(slot))
   }
-  /** Resolves the waiters whose predicate the record `id` now fits. */
+  /**
+   * Resolves the waiters whose predicate the record `id` now fits. A predicate that throws
+   * rejects its own waiter with the error; the request and the other waiters go on.
+   */
   const tell = (id: number) => {
     for (const waiter of waiters) {
       const record = recordOf(id)
-      if (waiter.predicate(record)) {
+      let fits: boolean
+      try {
+        fits = waiter.predicate(record)
+      } catch (error) {
+        waiters.delete(waiter)
+        waiter.reject(error)
+        continue
+      }
+      if (fits) {
         waiters.delete(waiter)
         waiter.resolve(record)
       }
@@ -492,9 +503,13 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       tell(id)
     },
     waitFor(predicate, { timeout = 5000 } = {}) {
-      for (const id of liveIds()) {
-        const record = recordOf(id)
-        if (predicate(record)) return Promise.resolve(record)
+      try {
+        for (const id of liveIds()) {
+          const record = recordOf(id)
+          if (predicate(record)) return Promise.resolve(record)
+        }
+      } catch (error) {
+        return Promise.reject(error as Error)
       }
       return new Promise((resolve, reject) => {
         const waiter = {
@@ -502,6 +517,10 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
           resolve: (record: RequestRecord) => {
             clearTimeout(timer)
             resolve(record)
+          },
+          reject: (error: unknown) => {
+            clearTimeout(timer)
+            reject(error as Error)
           },
         }
         const timer = setTimeout(() => {
@@ -532,6 +551,10 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       clears++
       if (session === undefined) {
         firstLive = nextId
+        // A waiter does not outlive the log it waits on (a reset between tests): it rejects now,
+        // in the test that left it, rather than judge the next test's requests.
+        for (const waiter of waiters) waiter.reject(new Error(formatMessage('the request log was reset before a request fitting the predicate arrived. Await waitForRequest() in the test that sends the request.')))
+        waiters.clear()
         return
       }
       for (const id of liveIds()) {

@@ -233,6 +233,27 @@ describe('request log', () => {
     await expect(later).resolves.toMatchObject({ id: 2, status: 202 })
     await expect(log.waitFor(() => false, { timeout: 20 })).rejects.toThrow(/no request fitting the predicate arrived within 20 ms \(2 recorded\)/)
   })
+
+  it('a predicate that throws rejects its own waiter: the request is recorded and the other waiters are told', async () => {
+    const log = createRequestLog()
+    const broken = log.waitFor((r) => (JSON.parse(r.body ?? '') as { x: number }).x === 1, { timeout: 2000 })
+    const other = log.waitFor((r) => r.url.endsWith('/later'), { timeout: 2000 })
+    expect(() => log.add(input({ url: 'http://api.test/later' }))).not.toThrow()
+    await expect(broken).rejects.toThrow(SyntaxError)
+    await expect(other).resolves.toMatchObject({ id: 1 })
+    // Over the records already there, too: a rejection, not a throw.
+    await expect(log.waitFor(() => { throw new RangeError('bad predicate') })).rejects.toThrow('bad predicate')
+  })
+
+  it('a reset of the whole log rejects the waiters still waiting: none judges the requests after it', async () => {
+    const log = createRequestLog()
+    let judged = 0
+    const left = log.waitFor(() => (judged++, false), { timeout: 60_000 })
+    log.clear()
+    await expect(left).rejects.toThrow('[mockyard] the request log was reset before a request fitting the predicate arrived. Await waitForRequest() in the test that sends the request.')
+    log.add(input({ url: 'http://api.test/next-test' }))
+    expect(judged).toBe(0)
+  })
 })
 
 describe('request log: what the dashboard reads', () => {

@@ -15,7 +15,7 @@ const table = compileRoutes([
   },
 ])
 const server = setupServer(...createRouteHandlers(table, { origin: 'http://api.test/api' }))
-beforeAll(() => server.listen({ onUnhandledRequest: 'bypass' }))
+beforeAll(() => server.listen())
 afterAll(() => server.close())
 
 describe('createRouteHandlers with an origin', () => {
