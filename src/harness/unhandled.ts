@@ -25,6 +25,26 @@ export class Unanswered {
   constructor(readonly explanation: () => string) {}
 }
 
+/**
+ * A request a handler let through on purpose (msw's `passthrough()`): it goes on to the network
+ * whatever the strategy, with no warning and no failure.
+ */
+export class PassedThrough extends Unanswered {
+  constructor() {
+    super(() => '')
+  }
+}
+
+/** Whether a handler's response is msw's `passthrough()` marker (a 302 with `x-msw-intention: passthrough`). */
+export function isPassthrough(response: Response): boolean {
+  return response.headers.get('x-msw-intention') === 'passthrough'
+}
+
+/** Whether a request was sent with msw's `bypass()`: no handler or route may answer it. */
+export function isBypassed(request: Request): boolean {
+  return request.headers.get('accept')?.includes('msw/passthrough') === true
+}
+
 /** What one surface does with an unanswered request. */
 export interface UnhandledActions<T> {
   /** The request goes on: to the network, to `next()`, to msw's next handler. */

@@ -8,7 +8,7 @@ import { setMaxListeners } from 'node:events'
 import { toFetchResponse, truncatedResponse, untilAborted } from '../core/fetch-request.js'
 import type { MockResponse } from '../core/build-response.js'
 import { NetworkFault, terminated } from './interception/network-fault.js'
-import { Unanswered } from '../harness/unhandled.js'
+import { isPassthrough, PassedThrough, Unanswered } from '../harness/unhandled.js'
 import { formatViolation } from '../harness/traffic-check.js'
 import { surfaceRequestFromFetch, type Instance } from '../config/instance.js'
 import { startInterception, type Interception } from './interception/index.js'
@@ -54,7 +54,8 @@ export function interceptInstance(instance: Instance): InstanceInterception {
         }
         return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : playFault(outcome.response, request, () => outcome.lifetime ?? instance.lifetime())
       }
-      if (outcome.kind === 'handler') return outcome.response
+      // msw's passthrough() from a use() handler: the request goes on to the network as sent.
+      if (outcome.kind === 'handler') return isPassthrough(outcome.response) ? new PassedThrough() : outcome.response
       // Nothing answers in process: recorded as such (status 0), then failed, warned or let
       // through, with this request's own explanation (docs/behaviour.md, "Unmatched requests").
       outcome.settle({ status: 0 })

@@ -22,7 +22,7 @@ import { patchFetch } from './patch-fetch.js'
 import { NetworkFault } from './network-fault.js'
 import { interceptWebSockets, type InterceptedSocket } from './websocket.js'
 import { isTruncated } from '../../core/fetch-request.js'
-import { applyUnhandled, isUnhandledStrategy, Unanswered, type UnhandledRequestStrategy } from '../../harness/unhandled.js'
+import { applyUnhandled, isBypassed, isUnhandledStrategy, PassedThrough, Unanswered, type UnhandledRequestStrategy } from '../../harness/unhandled.js'
 
 /** The one unhandled-request strategy type (src/harness/unhandled.ts). */
 export type UnhandledStrategy = UnhandledRequestStrategy
@@ -160,6 +160,7 @@ export function startInterception(options: InterceptionOptions): Interception {
   }
 
   const unhandled = async (request: Request, unanswered?: Unanswered): Promise<TypeError | undefined> => {
+    if (unanswered instanceof PassedThrough) return undefined
     // 'bypass' needs no explanation; the others get it first (a custom explain() may be async).
     const text = strategy === 'bypass' ? '' : await explainSafely(request, unanswered)
     const failure = applyUnhandled<TypeError | undefined>(strategy, () => text, {
@@ -186,6 +187,8 @@ export function startInterception(options: InterceptionOptions): Interception {
 
   const onRequest = async ({ request, controller }: InterceptedRequest, client: 'http' | 'xhr' = 'http'): Promise<void> => {
     // `request` itself stays unread so that it can still go to the network.
+    // Sent with msw's bypass(): straight to the network.
+    if (isBypassed(request)) return
     let response: Response | Unanswered | undefined
     try {
       response = await resolve(copyOf(request))

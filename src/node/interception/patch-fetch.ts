@@ -19,8 +19,17 @@ import {
   streamedBodies,
   type FetchClasses,
 } from './fetch-semantics.js'
-import { Unanswered } from '../../harness/unhandled.js'
+import { isBypassed, Unanswered } from '../../harness/unhandled.js'
 import { NetworkFault } from './network-fault.js'
+
+/** A request without msw's `accept: msw/passthrough` marker (what msw's own interceptor sends on). */
+function withoutBypass(classes: FetchClasses, request: Request): Request {
+  const accept = request.headers.get('accept')!.split(',').map((part) => part.trim()).filter((part) => part !== 'msw/passthrough')
+  const headers = new classes.Headers(request.headers)
+  if (accept.length === 0) headers.delete('accept')
+  else headers.set('accept', accept.join(', '))
+  return new classes.Request(request, { headers })
+}
 
 export interface Wiring {
   resolve(request: Request): Promise<Response | Unanswered | undefined>
@@ -43,6 +52,8 @@ export function patchFetch(wiring: Wiring, classes: FetchClasses): (() => void) 
 
   /** Answers a request whose signal cannot abort (or is watched by the caller). */
   async function answer(request: Request, redirects: number, watched: boolean): Promise<Response> {
+    // Sent with msw's bypass() (a handler fetching the real answer to patch it): straight to the network, without the marker.
+    if (isBypassed(request)) return original(withoutBypass(classes, request))
     const copy = request.body === null ? request : request.clone()
     let response: Response | Unanswered | undefined
     try {
