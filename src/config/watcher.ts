@@ -146,6 +146,8 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
   /** Watches the folder itself, or, while it is missing, its nearest existing ancestor. */
   const arm = (folder: Folder, initial: boolean) => {
     if (closed || folders.get(folder.path) !== folder) return
+    // Watching the folder itself until now (not waiting for it to appear).
+    const wasWatched = folder.identity !== undefined
     disarm(folder)
     const stats = statDirectory(folder.path)
     if (stats) {
@@ -172,12 +174,17 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
         folder.waiting = false
         // Files may have changed while the folder was not watched: they count as changed.
         if (!initial || wasWaiting) report(folder)
+        // A folder moved in whole (`mv mocks.new mocks`) brings its own subfolders: a watch of
+        // the one it replaced is on the old inode, moved away with it.
+        if (!initial) rearmBelow(folder.path)
         return
       } catch (error) {
         // Gone between the stat and the watch: follow it through an ancestor.
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return fail(folder.path, error)
       }
     }
+    // Moved or deleted away: what was read from it is gone too.
+    if (wasWatched && !initial) report(folder)
     folder.waiting = true
     let ancestor = dirname(folder.path)
     while (!statDirectory(ancestor) && dirname(ancestor) !== ancestor) ancestor = dirname(ancestor)
@@ -196,6 +203,15 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
     }
     // Created between the stat and the watch: watch it now.
     if (statDirectory(folder.path)) arm(folder, false)
+  }
+
+  /** Watches again the folders below `path` whose watch no longer follows the folder at their path. */
+  const rearmBelow = (path: string) => {
+    for (const below of folders.values()) {
+      if (!below.path.startsWith(path + sep)) continue
+      const now = statDirectory(below.path)
+      if (now === undefined ? below.identity !== undefined : identityOf(now) !== below.identity) arm(below, false)
+    }
   }
 
   const group = (paths: Iterable<string>) => {
@@ -240,6 +256,9 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
         if (known) {
           known.names.clear()
           for (const name of names) known.names.add(name)
+          // Another folder under the same path now (swapped in whole): watch that one.
+          const now = statDirectory(path)
+          if (known.identity !== undefined && (now === undefined || identityOf(now) !== known.identity)) arm(known, false)
           continue
         }
         const folder: Folder = { path, names, waiting: false }

@@ -43,6 +43,37 @@ describe('live reload follows the data files the routes name, by every way of sa
   })
 })
 
+describe('live reload follows folders moved away and swapped in whole', () => {
+  it('a data folder moved away answers 404 until it is back; a mocks folder swapped for another is served and followed', async () => {
+    const root = tempDir()
+    const dir = join(root, 'mocks')
+    const mocks = writeMocks({ 'v1/a': { file: 'a.json' } }, { 'a.json': '"old"' }, dir)
+    const server = await startMockServer({ routes: mocks.routes, data: mocks.data, watch: true, logProvider: captureLogs().logProvider })
+    try {
+      const res = () => fetch(`${server.url}/v1/a`)
+      const text = async () => (await res()).text()
+      expect(await text()).toBe('"old"')
+      renameSync(mocks.data, `${mocks.data}.bak`)
+      await until(async () => (await res()).status === 404, 5000, 'the data folder moved away')
+      renameSync(`${mocks.data}.bak`, mocks.data)
+      await until(async () => (await text()) === '"old"', 5000, 'the data folder back')
+      // As a deploy script or a tool that rebuilds the folder does: the new one moved in whole.
+      writeMocks({ 'v1/a': { file: 'a.json' } }, { 'a.json': '"new"' }, join(root, 'mocks.new'))
+      renameSync(dir, join(root, 'mocks.old'))
+      renameSync(join(root, 'mocks.new'), dir)
+      await until(async () => (await text()) === '"new"', 5000, 'the swapped-in folder')
+      writeFileSync(join(dir, 'data', 'a.json'), '"edited"')
+      await until(async () => (await text()) === '"edited"', 5000, 'an edit in the swapped-in folder')
+      // The old folder is not followed any more.
+      writeFileSync(join(root, 'mocks.old', 'data', 'a.json'), '"stale"')
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      expect(await text()).toBe('"edited"')
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
 describe('the middleware with inline routes does not watch the working folder', () => {
   it('a data folder of inline routes: only the named files are followed', async () => {
     const dir = tempDir()
