@@ -15,6 +15,7 @@ import { listeningLine } from '../listener/address.js'
 import { listen, packageInfo } from '../listener/server.js'
 import { attachContract } from '../check/contract.js'
 import { targetIsListener } from '../forward/forward.js'
+import { listenProblem } from './listen-problem.js'
 import type { AddressInfo } from 'node:net'
 
 const HELP = `Usage: mockyard [options]
@@ -177,9 +178,7 @@ async function main(argv: string[]): Promise<void> {
   }
   const running = await listen(instance, instance.options.host ?? '0.0.0.0', instance.options.port ?? 9999).catch((error: NodeJS.ErrnoException) => {
     // The fix depends on what failed: the host (unknown name, not an address of this machine) or the port.
-    const hostProblem = error.code === 'ENOTFOUND' || error.code === 'EADDRNOTAVAIL' || error.code === 'EAI_AGAIN' || error.code === 'EAI_FAIL'
-    const fix = hostProblem ? 'Pick a host this machine has with --host, such as 127.0.0.1, ::1 or 0.0.0.0.' : 'Pick another port with --port, or --port 0 for a free one.'
-    fail(formatMessage(`cannot listen on ${instance.options.host ?? '0.0.0.0'}:${instance.options.port ?? 9999}: ${error.code ?? error.message}. ${fix}`), 1)
+    fail(listenProblem(instance.options.host ?? '0.0.0.0', instance.options.port ?? 9999, error), 1)
   })
   // docs/behaviour.md, "The proxy option": a proxy target that is this very listener would send
   // every unmatched request back to itself; refused before any request.

@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve } from 'node:path'
 import { countOf } from '../core/count.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { importHar } from '../record/har.js'
+import { isListenError, listenProblem } from './listen-problem.js'
 import { listeningLine } from '../listener/address.js'
 import { startRecorder } from '../record/recorder.js'
 import type { RecordSummary } from '../record/writer.js'
@@ -55,6 +56,13 @@ function fail(message: string, code = 2): never {
 }
 
 /** A folder as the user gave it, relative to the working folder when inside it. */
+/** Fails (exit 1) on an error writing into the `--out` folder (ENOTDIR, EACCES, EROFS), naming the path; returns on any other error. */
+function outFolderProblem(error: unknown, out: string): void {
+  const failure = error as NodeJS.ErrnoException
+  const writing = failure?.syscall === 'mkdir' || failure?.syscall === 'open' || failure?.syscall === 'write' || failure?.syscall === 'rename'
+  if (writing && failure.code !== undefined && failure.path !== undefined) fail(formatMessage(`cannot write into ${out}: ${failure.code} for ${failure.path}. Give --out a folder this user can create and write.`), 1)
+}
+
 function shown(folder: string): string {
   const path = relative(process.cwd(), folder)
   return path === '' ? '.' : path.startsWith('..') || isAbsolute(path) ? resolve(folder) : path
@@ -104,9 +112,10 @@ async function runRecord(argv: string[]): Promise<void> {
     })
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message + '\n' + formatMessage(`fix ${out}/routes.json (mockyard merges into it and never overwrites it), or record into another --out.`), 1)
-    const code = (error as NodeJS.ErrnoException).code
-    if (code) fail(formatMessage(`cannot listen on ${values.host ?? '127.0.0.1'}:${values.port ?? 9999}: ${code}. Pick another port with --port, or --port 0 for a free one.`), 1)
-    fail((error as Error).message, 2)
+    const failure = error as NodeJS.ErrnoException
+    if (failure.code !== undefined && isListenError(failure)) fail(listenProblem((values.host as string | undefined) ?? '127.0.0.1', values.port === undefined ? 9999 : Number(values.port), failure), 1)
+    outFolderProblem(failure, out)
+    fail(failure.message, 2)
   }
   process.stdout.write(listeningLine(recorder.host, recorder.port) + '\n')
   process.stderr.write(formatMessage(`recording ${values.target} into ${recorder.routesFile}; stop with Ctrl+C.`) + '\n')
@@ -161,6 +170,7 @@ async function runImport(argv: string[]): Promise<void> {
     process.stderr.write(summaryLine(result, out) + '\n')
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 1)
+    outFolderProblem(error, out)
     throw error
   }
 }

@@ -35,6 +35,21 @@ describe('mockyard import: its report', () => {
     expect(stderr).toContain('; 2 clashes with the existing routes (not written):')
   })
 
+  it('an --out that cannot be written (a file in the way) exits 1 naming it, for import and record alike, not a stack or a port', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mockyard-import-words-'))
+    dirs.push(dir)
+    const file = join(dir, 'afile')
+    writeFileSync(file, '')
+    const har = join(dir, 'session.har')
+    writeFileSync(har, JSON.stringify({ log: { entries: [entry('https://api.example.com/v1/a', { text: '{}' })] } }))
+    const imported = runCli(['import', har, '--out', file])
+    expect({ code: imported.code, stderr: imported.stderr.trim() }).toEqual({ code: 1, stderr: `[mockyard] cannot write into ${file}: ENOTDIR for ${join(file, 'data')}. Give --out a folder this user can create and write.` })
+    const recorded = runCli(['record', '--target', 'http://127.0.0.1:1', '--port', '0', '--out', file])
+    expect({ code: recorded.code, stderr: recorded.stderr.trim() }).toEqual({ code: 1, stderr: `[mockyard] cannot write into ${file}: ENOTDIR for ${join(file, 'data')}. Give --out a folder this user can create and write.` })
+    const badHost = runCli(['record', '--target', 'http://127.0.0.1:1', '--port', '0', '--host', '192.0.2.1', '--out', join(dir, 'mocks')])
+    expect({ code: badHost.code, stderr: badHost.stderr.trim() }).toEqual({ code: 1, stderr: '[mockyard] cannot listen on 192.0.2.1:0: EADDRNOTAVAIL. Pick a host this machine has with --host, such as 127.0.0.1, ::1 or 0.0.0.0.' })
+  })
+
   it('a body of unknown size (content.size -1) is "not saved, its size unknown", never "-1 bytes"', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mockyard-import-words-'))
     dirs.push(dir)
