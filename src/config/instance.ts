@@ -159,9 +159,11 @@ export async function createInstance(
   // Live reload (docs/behaviour.md, "Live reload and the working folder"): the source watches;
   // each good reload hands the new table (and handlers) to the pipeline.
   if (watching) {
+    // What is in force until a restart: a config file changed back to it needs none.
+    const running = source.config.options
     source.watch(logger, () => pipeline.overrideLayers(), ({ config, previous, sources }) => {
       if (config !== previous) {
-        const needRestart = RESTART_OPTIONS.filter((key) => !sameOption(previous.options[key], config.options[key]))
+        const needRestart = RESTART_OPTIONS.filter((key) => !sameOption(running[key], config.options[key]))
         if (needRestart.length > 0) {
           logger.warn(formatMessage(`the config file changed ${needRestart.join(', ')}: ${needRestart.length > 1 ? 'these apply' : 'this applies'} at the next start. Restart mockyard to apply ${needRestart.length > 1 ? 'them' : 'it'}.`))
         }

@@ -337,6 +337,11 @@ describe('every way of saving is seen, every time', { timeout: 60_000 }, () => {
     await until(async () => (await body(`${running.url}/v1/other`)) === '{"v":1}', 10_000, 'the routes of the changed config')
     expect(await body(`${running.url}/v1/a`)).toBe('status 404')
     expect(running.output()).toMatch(/config file changed pluginContext.*Restart mockyard/)
+    // Changed back to what is running: nothing to restart for.
+    writeFileSync(join(app, 'mocks', 'config.json'), JSON.stringify({ routes: 'routes.json', data: 'data' }))
+    await until(async () => (await body(`${running.url}/v1/a`)) === '{"v":1}', 10_000, 'the routes of the config changed back')
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(running.output().split('Restart mockyard').length - 1).toBe(1)
     expect(await stopWith(running)).toBe(0)
   })
   it('a config.js edited: imported afresh; a broken edit keeps the last good table and logs once', async () => {
