@@ -152,7 +152,9 @@ async function main(argv: string[]): Promise<void> {
 
   const logger = createLogger(level)
   let configFile = values.config
-  if (!configFile && !flags.routes && !flags.plugins) {
+  // --plugin adds to the local mocks (docs/behaviour.md, "Where the CLI finds the mocks"); only
+  // without any does it stand alone, in place of the bundled example mocks.
+  if (!configFile && !flags.routes) {
     // docs/behaviour.md, "Options": mocks/config.*, else mocks/routes.json, else the bundled mocks; said on stderr.
     const local = findLocalMocks()
     if (local && 'configFile' in local) {
@@ -162,7 +164,7 @@ async function main(argv: string[]): Promise<void> {
       flags.routes = [local.routes]
       flags.data ??= local.data
       logger.info(formatMessage(`no --config, no --routes and no mocks/config.js here: serving ${shownPath(local.routes)} with the data folder ${shownPath(flags.data)}.`))
-    } else {
+    } else if (!flags.plugins) {
       configFile = BUNDLED_CONFIG
       logger.info(formatMessage('no mocks/config.js or mocks/routes.json here and no --routes: serving the bundled example mocks.'))
     }

@@ -65,6 +65,22 @@ describe('mockyard without --config and --routes', () => {
     expect(stderr()).toContain('[mockyard] no mocks/config.js or mocks/routes.json here and no --routes: serving the bundled example mocks.')
   })
 
+  it('--plugin adds to mocks/routes.json; alone, it stands in for the bundled mocks', async () => {
+    const plugin = {
+      'plug/index.js': "export default { routes: './routes.json' }\n",
+      'plug/routes.json': JSON.stringify({ 'v1/plugin': { file: 'plugin.json' } }),
+      'plug/data/plugin.json': JSON.stringify({ plugin: true }),
+    }
+    const both = await startCli(['--plugin', './plug/index.js', '--port', '0', '--latency', '0', '--host', '127.0.0.1'], { cwd: app({ ...RECORDED, ...plugin }) })
+    expect(await (await fetch(`${both.url}/v1/plugin`)).json()).toEqual({ plugin: true })
+    expect(await (await fetch(`${both.url}/v1/recorded`)).json()).toEqual({ recorded: true })
+    expect(both.stderr()).toContain('serving mocks/routes.json with the data folder mocks/data.')
+    const alone = await startCli(['--plugin', './plug/index.js', '--port', '0', '--latency', '0', '--host', '127.0.0.1'], { cwd: app(plugin) })
+    expect(await (await fetch(`${alone.url}/v1/plugin`)).json()).toEqual({ plugin: true })
+    expect((await fetch(`${alone.url}/v1/users`)).status).toBe(404)
+    expect(alone.stderr()).not.toContain('bundled')
+  })
+
   it('--data still picks the data folder of mocks/routes.json', async () => {
     const dir = app({ ...RECORDED, 'elsewhere/recorded.json': JSON.stringify({ elsewhere: true }) })
     const { url } = await startCli(['--port', '0', '--latency', '0', '--host', '127.0.0.1', '--data', 'elsewhere'], { cwd: dir })
