@@ -10,7 +10,7 @@ import { createInstance, LISTENER_DEFAULTS } from '../config/instance.js'
 import { BUNDLED_CONFIG, findLocalMocks } from '../config/load-config.js'
 import { closestName } from '../config/closest-name.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from '../config/logger.js'
-import type { MockyardOptions } from '../config/options.js'
+import { validateOptions, type MockyardOptions } from '../config/options.js'
 import { listeningLine } from '../listener/address.js'
 import { listen, packageInfo } from '../listener/server.js'
 import { attachContract } from '../check/contract.js'
@@ -148,6 +148,13 @@ async function main(argv: string[]): Promise<void> {
   if (values.proxy) flags.proxy = values.proxy
   if (values.validate !== undefined) flags.validate = values.validate
   if (values.watch !== undefined) flags.watch = values.watch
+  // Values the option rules refuse (--port 99999, --limit abc, --proxy notaurl) are bad flags too,
+  // named as flags: exit 2 before anything loads.
+  for (const problem of validateOptions(flags, 'flags').errors) {
+    const key = problem.pointer.split('/')[1] ?? ''
+    const example = FLAG_EXAMPLES[key]
+    problems.push(formatMessage(`--${FLAG_NAMES[key] ?? key}: ${problem.message}. ${example ? `For example ${example}.` : problem.fix}`))
+  }
   if (problems.length > 0) fail(problems.join('\n'))
 
   const logger = createLogger(level)
@@ -209,6 +216,18 @@ async function main(argv: string[]): Promise<void> {
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+}
+
+/** The flag of an option, where their names differ. */
+const FLAG_NAMES: Record<string, string> = { pluginContext: 'context', plugins: 'plugin' }
+/** A good value of each flag whose value the option rules check. */
+const FLAG_EXAMPLES: Record<string, string> = {
+  port: '--port 3001',
+  host: '--host 127.0.0.1',
+  latency: '--latency 0',
+  limit: '--limit 10mb',
+  proxy: '--proxy http://localhost:8080',
+  pluginContext: '--context http://localhost:3000',
 }
 
 /** How long requests in flight may take to finish after SIGINT or SIGTERM. */

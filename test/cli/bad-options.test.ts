@@ -35,6 +35,18 @@ describe('several bad options', () => {
     expect(stderr).toContain('--log takes one of silent, error, warn, info, debug, got "loud"')
   })
 
+  it('flag values the option rules refuse are bad flags too, named as flags: exit 2', () => {
+    const { code, stderr } = runCli(['--port', '99999', '--limit', 'abc', '--proxy', 'notaurl', '--no-watch'])
+    expect({ code, lines: stderr.trim().split('\n') }).toEqual({
+      code: 2,
+      lines: [
+        '[mockyard] --port: port must be a whole number from 0 to 65535, got 99999. For example --port 3001.',
+        '[mockyard] --limit: limit must be a size such as "50mb" or a number of bytes, got "abc". For example --limit 10mb.',
+        '[mockyard] --proxy: proxy must be an http or https URL, got "notaurl". For example --proxy http://localhost:8080.',
+      ],
+    })
+  })
+
   it('a config file with wrong types and unknown names: the failure lists all of them', () => {
     const dir = appWithConfig(CONFIG)
     const config = join(dir, 'mocks', 'config.js')
