@@ -59,6 +59,11 @@ export function replacedMethods(override: object): readonly MethodKey[] {
   return answersAlone(override) ? METHOD_KEYS : METHOD_KEYS.filter((method) => hasOwn(override, method))
 }
 
+/** Whether a route key is a path a request can have: no query, fragment or whitespace. */
+export function isRoutePath(key: string): boolean {
+  return /^\/?[^?#\s]*$/.test(key)
+}
+
 /** Whether a value is a fault name (`reset`, `close`, `hang`, `truncate`). */
 export function isFaultName(value: unknown): value is FaultName {
   return typeof value === 'string' && (FAULT_NAMES as readonly string[]).includes(value)

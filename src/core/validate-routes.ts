@@ -1,6 +1,6 @@
 import { toPointer, type ConfigProblem } from './errors.js'
 import { closestKey } from './closest-key.js'
-import { answersOf, ENTRY_KEYS, GRAPHQL_METHODS, HEADER_KEYS, isFaultName, isPlainObject, ITEM_KEYS, laidOver, patternFlags, ROUTE_KEYS, SOCKET_STEP_KEYS, socketFilesOf, walkRoutes, type Path } from './routes-model.js'
+import { answersOf, ENTRY_KEYS, GRAPHQL_METHODS, HEADER_KEYS, isFaultName, isPlainObject, isRoutePath, ITEM_KEYS, laidOver, patternFlags, ROUTE_KEYS, SOCKET_STEP_KEYS, socketFilesOf, walkRoutes, type Path } from './routes-model.js'
 import { FAULT_NAMES, METHOD_KEYS } from './types.js'
 import { isSendableCloseCode } from './websocket.js'
 
@@ -293,7 +293,7 @@ export function validateRoutes(routes: unknown, file: string, options: { overrid
         error(path, 'a route must be an object', 'Write the route as { "file": "x.json" } or with method keys.')
         return
       }
-      if (!/^\/?[^?#\s]*$/.test(key)) {
+      if (!isRoutePath(key)) {
         error(path, `"${key}" is not a route path`, 'Write the key as a path without query or spaces, like "v1/users/:id".')
       }
       checkUnknown(path, route, ROUTE_KEYS, 'a route')

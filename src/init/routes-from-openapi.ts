@@ -8,6 +8,7 @@
 import type { RouteConfig, RouteEntryConfig, RoutesConfig } from '../core/types.js'
 import { sampleSchema, type SampleContext } from './sample-schema.js'
 import { basePathOf as serverBasePath, deref } from '../check/check-openapi.js'
+import { isRoutePath } from '../core/routes-model.js'
 
 type Json = Record<string, unknown>
 
@@ -314,6 +315,11 @@ export function generateMocks(ctx: SampleContext): GeneratedMocks {
     if (!isObject(pathItem)) continue
     const servers = Array.isArray(pathItem.servers) && pathItem.servers.length > 0 ? pathItem.servers : docServers
     const written = routeKeyOf(basePathOf(servers[0]), path)
+    // A path no route key can hold (a space, `?`, `#`) would make a routes file that does not load.
+    if (!isRoutePath(written)) {
+      skipped.push(`${path}: no route key can hold its path (it has a space, "?" or "#")`)
+      continue
+    }
     const shape = written.toLowerCase().replace(/(^|\/):[^/]*/g, '$1:')
     const key = keys.get(shape) ?? written
     keys.set(shape, key)

@@ -189,11 +189,16 @@ describe('mockyard init --openapi on what documents hold in the wild', () => {
         '/list': { get: { responses: { 200: ok({ type: 'object' }, { 'application/json': { examples: [{ first: true }, { second: true }] } }) } } },
         '/text': { get: { responses: { 200: ok({ type: 'object' }, { 'application/json': { example: '{\n  "from": "text"\n}' } }) } } },
         '/xml': { get: { responses: { 200: ok({ type: 'object', properties: { a: { type: 'string' } } }, { 'application/xml': {} }) } } },
+        // A path no route key can hold: left out, and said so, so that the file still loads.
+        '/a b/c': { get: { responses: { 200: ok({ type: 'object' }, { 'application/json': {} }) } } },
       },
     }
     writeFileSync(join(dir, 'wild.json'), JSON.stringify(doc))
-    expect(runCli(['init', '--openapi', 'wild.json'], { cwd: dir }).code).toBe(0)
+    const init = runCli(['init', '--openapi', 'wild.json'], { cwd: dir })
+    expect(init.code).toBe(0)
+    expect(init.stderr).toContain('/a b/c: no route key can hold its path (it has a space, "?" or "#")')
     const routes = json(dir, 'routes.json')
+    expect(Object.keys(routes).sort()).toEqual(['list', 'text', 'xml'])
     expect(json(dir, `data/${routes.list.get}`)).toEqual({ first: true })
     expect(json(dir, `data/${routes.text.get}`)).toEqual({ from: 'text' })
     expect(routes.xml.get).toEqual({ status: 200 })
