@@ -65,6 +65,11 @@ export function writeMockResponse(res: ServerResponse, response: MockResponse, h
  * stream, which clears its timers.
  */
 function writeStream(res: ServerResponse, status: number, headers: Record<string, string>, body: ReadableStream<Uint8Array>, head: boolean): void {
+  // The client left while the latency ran: nothing to send, and the stream (its timers) ends now.
+  if (res.destroyed) {
+    body.cancel().catch(() => {})
+    return
+  }
   res.writeHead(status, headers)
   if (head) {
     void body.cancel()
@@ -79,7 +84,10 @@ function writeStream(res: ServerResponse, status: number, headers: Record<string
   })
   const pump = (): void => {
     reader.read().then(({ done, value }) => {
-      if (res.destroyed) return
+      if (res.destroyed) {
+        reader.cancel().catch(() => {})
+        return
+      }
       if (done) res.end()
       else if (res.write(value)) pump()
       else res.once('drain', pump)

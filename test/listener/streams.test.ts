@@ -190,6 +190,16 @@ describe('what is open ends, and leaves nothing behind', () => {
       await until(() => handles() <= before, 3000, 'the handles to go back')
     }))
 
+  it('a client that leaves while the latency runs (an EventSource closed at once) ends its stream too', () =>
+    withServer(async (server) => {
+      const controller = new AbortController()
+      const leaving = fetch(`${server.url}/v1/late-feed`, { signal: controller.signal }).catch((error: Error) => error.name)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      controller.abort()
+      expect(await leaving).toBe('AbortError')
+      await expect(server.waitForRequest((r) => r.route === 'v1/late-feed' && r.stream === 'ended', { timeout: 2000 })).resolves.toMatchObject({ stream: 'ended' })
+    }))
+
   it("a reset ends the open streams at once (the client's reader sees the end)", () =>
     withServer(async (server) => {
       const events = sseReader((await fetch(`${server.url}/v1/live`)).body!)
