@@ -234,8 +234,10 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
     if (!isJsonType(type) || !isObject(mediaObject) || mediaObject.schema === undefined) return []
     const schemaPointer = `${api.pointerOf(content[media]) ?? api.pointerOf(mediaObject)}/schema`
     const body = response.body!
-    // A data file's bytes are the engine's cached ones: checked once per schema.
-    const cached = typeof body === 'string' ? undefined : checkedBodies.get(body)?.get(schemaPointer)
+    // A data file's bytes are the engine's cached ones: checked once per schema and operation
+    // (the messages name the operation and its response: two operations may share one schema).
+    const checkKey = `${schemaPointer} ${known.name} ${found.key}`
+    const cached = typeof body === 'string' ? undefined : checkedBodies.get(body)?.get(checkKey)
     if (cached !== undefined) return cached
     const value = parseJson(body)
     const violations =
@@ -245,7 +247,7 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
     if (typeof body !== 'string') {
       let bySchema = checkedBodies.get(body)
       if (bySchema === undefined) checkedBodies.set(body, (bySchema = new Map()))
-      bySchema.set(schemaPointer, violations)
+      bySchema.set(checkKey, violations)
     }
     return violations
   }

@@ -36,11 +36,17 @@ const DOC_31 = {
       },
     },
     '/events': { get: { responses: { 200: { description: 'a stream', content: { 'text/event-stream': { schema: { type: 'string' } } } } } } },
+    // Two operations with one shared response object.
+    '/pets': { get: { responses: { 200: { $ref: '#/components/responses/Pets' } } } },
+    '/animals': { get: { responses: { 200: { $ref: '#/components/responses/Pets' } } } },
   },
 }
 
 Object.assign(DOC_31, {
   components: {
+    responses: {
+      Pets: { description: 'pets', content: { 'application/json': { schema: { type: 'array', items: { type: 'object', required: ['name'] } } } } },
+    },
     schemas: {
       User: { type: 'object', required: ['id', 'email', 'password'], properties: { id: { type: 'integer', readOnly: true }, email: { type: 'string' }, password: { type: 'string', writeOnly: true } } },
     },
@@ -124,6 +130,13 @@ describe('the operation and the parameters', () => {
     expect(check30.check(exchange('GET', 'http://localhost/pets/2', { body: bytes }))).toEqual(first)
   })
 
+  it('one data file served by two operations that share a response: each violation names its own operation', () => {
+    const bytes = new TextEncoder().encode('[{"id":1}]')
+    const messages = (path: string) => check.check(exchange('GET', `https://x.test/api/v3${path}`, { body: bytes })).map((violation) => violation.message)
+    expect(messages('/pets')).toEqual(["must have required property 'name' (response 200 of GET /pets)"])
+    expect(messages('/animals')).toEqual(["must have required property 'name' (response 200 of GET /animals)"])
+  })
+
   it('a readOnly property is required in answers only, a writeOnly one in requests only', () => {
     const post = (body: string, answer: string) => ({ ...exchange('POST', 'https://x.test/api/v3/users', { status: 201, body: answer }), headers: headers({ 'content-type': 'application/json' }), body: new TextEncoder().encode(body) })
     expect(check.check(post('{"email":"a@b.test","password":"x"}', '{"id":1,"email":"a@b.test"}'))).toEqual([])
@@ -139,7 +152,9 @@ describe('the operation and the parameters', () => {
       { method: 'GET', path: '/feed', answered: 7 },
       { method: 'POST', path: '/users', answered: 2 },
       { method: 'GET', path: '/events', answered: 1 },
+      { method: 'GET', path: '/pets', answered: 1 },
+      { method: 'GET', path: '/animals', answered: 1 },
     ])
-    expect(coverage.text).toBe('v31.json: 3 of 3 operations answered')
+    expect(coverage.text).toBe('v31.json: 5 of 5 operations answered')
   })
 })
