@@ -155,9 +155,10 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
     for (const parameter of known.parameters) {
       let raw: string | string[] | undefined
       if (parameter.in === 'path') {
-        const at = known.template.findIndex((segment) => segment === `{${parameter.name}}`)
+        const at = known.template.findIndex((segment) => segment.includes(`{${parameter.name}}`))
         const segment = at >= 0 ? segments[base + at] : undefined
-        raw = segment === undefined ? undefined : decodeSegment(segment)
+        const value = segment === undefined ? undefined : valueInSegment(known.template[at]!, parameter.name, segment)
+        raw = value === undefined ? undefined : decodeSegment(value)
       } else if (parameter.in === 'query') {
         const values = url.searchParams.getAll(parameter.name)
         raw = values.length === 0 ? undefined : values
@@ -342,6 +343,26 @@ function coerce(doc: Json, schema: Json, raw: string | string[], commaSeparated:
   if (type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text
   if (type === 'null' && text === '') return null
   return text
+}
+
+/**
+ * The value of path parameter `name` in a request's segment, by the template's segment: the whole
+ * segment for `{name}`, the part the literals leave for `{name}.json` or `v{major}.{minor}`.
+ */
+function valueInSegment(template: string, name: string, segment: string): string | undefined {
+  if (template === `{${name}}`) return segment
+  let index = 0
+  let wanted = -1
+  const source = template.replace(/\{([^}]*)\}|[^{]+/g, (part, parameter: string | undefined) => {
+    if (parameter === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    if (parameter === name) wanted = index
+    index++
+    return '(.+?)'
+  })
+  // Two parameters in one segment cost the regex quadratic time: a long segment is taken whole.
+  if (index > 1 && segment.length > 256) return segment
+  const match = new RegExp(`^${source}$`).exec(segment)
+  return match === null || wanted < 0 ? undefined : match[wanted + 1]
 }
 
 function decodeSegment(segment: string): string {

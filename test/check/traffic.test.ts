@@ -57,6 +57,12 @@ const DOC_30 = {
   openapi: '3.0.3',
   info: { title: 't', version: '1' },
   paths: {
+    '/files/{name}.json': {
+      get: {
+        parameters: [{ name: 'name', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z]+$' } }],
+        responses: { 200: { description: 'ok', content: { 'application/json': { schema: {} } } } },
+      },
+    },
     '/pets/{id}': {
       get: {
         parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
@@ -121,6 +127,12 @@ describe('the operation and the parameters', () => {
       { where: 'request', pointer: '/path/id', message: 'the path parameter "id" must be integer (GET /pets/{id})', schema: 'v30.json#/paths/~1pets~1{id}/get/parameters/0/schema/type' },
       { where: 'response', pointer: '', message: 'must NOT have additional properties ("age") (response 200 of GET /pets/{id})', schema: 'v30.json#/paths/~1pets~1{id}/get/responses/200/content/application~1json/schema/additionalProperties' },
     ])
+  })
+
+  it('a path parameter inside a segment ({name}.json) is read from the part the literals leave', () => {
+    const messages = (path: string) => check30.check(exchange('GET', `http://localhost${path}`, { body: new TextEncoder().encode('{}') })).map((violation) => violation.message)
+    expect(messages('/files/abc.json')).toEqual([])
+    expect(messages('/files/ABC.json')).toEqual(['the path parameter "name" must match pattern "^[a-z]+$" (GET /files/{name}.json)'])
   })
 
   it('the same data file bytes are validated once, and keep their violations', () => {
