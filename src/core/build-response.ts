@@ -26,7 +26,8 @@ const textDecoder = new TextDecoder()
 /**
  * What a `truncate` fault sends of a body (docs/behaviour.md, "Faults"): the whole body's bytes
  * (its `Content-Length`) and a copy of their first half; `undefined` when there is nothing to cut
- * (no body, an empty one, or a streamed one, which is sent as it is: its pieces keep their schedule).
+ * (no body, an empty one, or a streamed one, which `streamedResponse` cuts itself: half of its
+ * pieces on their schedule, then the connection ends).
  */
 export function cutBody(body: MockResponse['body']): { whole: Uint8Array; half: Uint8Array } | undefined {
   if (body === null || body instanceof ReadableStream) return undefined
@@ -149,6 +150,8 @@ export interface BuildContext {
   context(): string
   /** `HEAD`: headers as for GET, no body. */
   head: boolean
+  /** The answer has a `truncate` fault: a streamed body is cut (`streamedResponse`). */
+  truncate?: boolean
   /** Where the answer came from, for the 404 of a missing file. */
   describe(): string
   /** The engine's content types and `${context}` checks (default: a fresh one). */
@@ -194,7 +197,10 @@ function missingFile(name: string, source: FileSource, context: BuildContext): M
 
 /** A body sent in timed pieces: chunked on the wire, a `ReadableStream` in process and in the worker. */
 function streamedResponse(status: number, headers: Record<string, string>, pieces: TimedPiece[], keepOpen: boolean, context: BuildContext): MockResponse {
-  const { stream, ended } = timedBody(pieces, { keepOpen, lifetime: context.lifetime?.(), signal: context.signal })
+  // A `truncate` fault cuts a stream too: the first half of its pieces on their schedule, then the connection ends.
+  const cut = context.truncate === true
+  const sent = cut ? pieces.slice(0, Math.floor(pieces.length / 2)) : pieces
+  const { stream, ended } = timedBody(sent, { keepOpen, lifetime: context.lifetime?.(), signal: context.signal, cut })
   return { status, headers, body: stream, ended }
 }
 

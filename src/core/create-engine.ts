@@ -136,6 +136,10 @@ class Answering implements BuildContext {
     this.lifetime = handleOptions.lifetime
     this.signal = request.signal
   }
+  /** A `truncate` fault cuts a streamed body too (build-response.ts). */
+  get truncate(): boolean {
+    return this.spec.fault === 'truncate'
+  }
   /** Called only for a file or event that holds `${context}`: the origin is worked out then. */
   context(): string {
     return this.pluginContext ?? this.url.origin

@@ -35,6 +35,9 @@ export function toFetchResponse(response: MockResponse): Response {
  * answer without a body has nothing to cut: `undefined`, and it is sent whole.
  */
 export function truncatedResponse(response: MockResponse, error: () => unknown): Response | undefined {
+  // A streamed body was cut when it was built (half its pieces, then it fails): marked only, so
+  // that a client that cannot read a body failing midway (an intercepted XHR) fails it whole.
+  if (response.body instanceof ReadableStream) return Object.defineProperty(toFetchResponse(response), TRUNCATED, { value: true })
   const cut = cutBody(response.body)
   if (cut === undefined) return undefined
   const { whole, half } = cut

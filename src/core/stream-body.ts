@@ -20,6 +20,8 @@ export interface TimedBodyOptions {
   readonly lifetime?: AbortSignal
   /** The client's own signal (a fetch's `AbortSignal` in process): the body errors with its reason, as a real one does. */
   readonly signal?: AbortSignal
+  /** A `truncate` fault: after the last piece the body fails (`TypeError: terminated`), as a connection that ends mid-body. */
+  readonly cut?: boolean
 }
 
 export interface TimedBody {
@@ -70,6 +72,8 @@ export function timedBody(pieces: readonly TimedPiece[], options: TimedBodyOptio
   const onLifetimeEnd = () => end('close')
   const onClientAbort = () => end('error', signal!.reason)
 
+  /** Every piece of a cut body (`cut`) is sent: it fails once they are read. */
+  let cutting = false
   let index = 0
   /** When the last piece sent was due (the schedule is kept from there, not from when its timer fired). */
   let due = 0
@@ -91,7 +95,8 @@ export function timedBody(pieces: readonly TimedPiece[], options: TimedBodyOptio
       due = at
       send(piece)
     }
-    if (!done && !options.keepOpen) end('close')
+    if (!done && options.cut) cutting = true
+    else if (!done && !options.keepOpen) end('close')
   }
   const send = (piece: TimedPiece) => {
     index++
@@ -108,6 +113,17 @@ export function timedBody(pieces: readonly TimedPiece[], options: TimedBodyOptio
       signal?.addEventListener('abort', onClientAbort, { once: true })
       due = realNow()
       next()
+    },
+    // A cut body fails once what was sent is read (an error drops the pieces still queued), a
+    // turn of the event loop later, as a connection that drops after the last bytes it carried.
+    pull() {
+      if (!cutting || done) return
+      return new Promise<void>((resolve) =>
+        realSetTimeout(() => {
+          end('error', new TypeError('terminated'))
+          resolve()
+        }, 0),
+      )
     },
     cancel() {
       end('cancel')

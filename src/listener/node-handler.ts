@@ -91,7 +91,13 @@ function writeStream(res: ServerResponse, status: number, headers: Record<string
       if (done) res.end()
       else if (res.write(value)) pump()
       else res.once('drain', pump)
-    }, () => res.destroy())
+    }, () => {
+      // The body failed (a `truncate` cut it): what is written goes out, then the connection
+      // ends without the last chunk, so the client sees the pieces before the cut.
+      const socket = res.socket
+      if (socket) socket.end()
+      else res.destroy()
+    })
   }
   pump()
 }

@@ -20,10 +20,11 @@ const ROUTES = {
   'v1/stuck': { fault: 'hang' },
   'v1/slow-then-cut': { file: 'report.json', latency: 150, fault: 'truncate' },
   'v1/cut': { file: 'report.json', fault: 'truncate' },
+  'v1/cut-stream': { file: 'answer.ndjson', stream: { by: 'line', delay: 5 }, fault: 'truncate' },
   'v1/retry': { get: [{ response: [{ fault: 'reset' }, { status: 503 }, { file: 'ok.json' }] }] },
   'v1/users': { file: 'ok.json' },
 }
-const FILES = { 'report.json': REPORT, 'ok.json': '{"ok":true}' }
+const FILES = { 'report.json': REPORT, 'ok.json': '{"ok":true}', 'answer.ndjson': '{"t":1}\n{"t":2}\n{"t":3}\n{"t":4}\n' }
 
 /** What a raw socket receives for one request: the bytes, and how the connection ended. */
 function rawExchange(url: string, path: string): Promise<{ bytes: Buffer; ended: 'end' | 'reset' }> {
@@ -96,6 +97,17 @@ describe('faults over the HTTP listener', () => {
     const got = await httpGet(`${server.url}/v1/cut`)
     expect(got.status).toBe(200)
     expect(got.error?.code).toBe('ECONNRESET')
+  })
+
+  it('truncate on a stream: the first half of its lines arrive on their schedule, then the connection ends without the last chunk', async () => {
+    const { bytes, ended } = await rawExchange(server.url, '/v1/cut-stream')
+    const text = bytes.toString()
+    expect(ended).toBe('end')
+    expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
+    expect(text.toLowerCase()).toContain('transfer-encoding: chunked')
+    const body = text.slice(text.indexOf('\r\n\r\n') + 4)
+    // Two chunks, each a line, and no terminating `0` chunk.
+    expect(body).toBe('8\r\n{"t":1}\n\r\n8\r\n{"t":2}\n\r\n')
   })
 
   it('latency applies first: the cut comes after the latency', async () => {

@@ -19,9 +19,11 @@ const mocks = setupMockServer({
       'v1/closed': { fault: 'close' },
       'v1/stuck': { fault: 'hang' },
       'v1/cut': { file: 'report.json', fault: 'truncate' },
+      'v1/cut-stream': { file: 'answer.ndjson', stream: { by: 'line', delay: 5 }, fault: 'truncate' },
+      'v1/cut-feed': { events: [{ data: 'one' }, { data: 'two' }, { data: 'three' }, { data: 'four' }], fault: 'truncate' },
       'v1/retry': { get: [{ response: [{ fault: 'reset' }, { status: 503 }, { file: 'ok.json' }] }] },
     },
-    { 'report.json': REPORT, 'ok.json': '{"ok":true}' },
+    { 'report.json': REPORT, 'ok.json': '{"ok":true}', 'answer.ndjson': '{"t":1}\n{"t":2}\n{"t":3}\n{"t":4}\n' },
   ).routes,
 })
 const API = 'http://api.test'
@@ -56,6 +58,21 @@ describe('fetch', () => {
     expect(new TextDecoder().decode(first.value)).toBe(REPORT.slice(0, Math.floor(REPORT.length / 2)))
     await expect(reader.read()).rejects.toThrow(TypeError)
     expect((await fetch(`${API}/v1/cut`).then((again) => rejection(again.text())))?.message).toBe('terminated')
+  })
+
+  it('truncate on a stream or an event feed: the first half of its pieces, then reading fails', async () => {
+    const readAll = async (path: string) => {
+      const reader = (await fetch(`${API}${path}`)).body!.getReader()
+      let text = ''
+      for (;;) {
+        const read = await reader.read().catch((error: Error) => error)
+        if (read instanceof Error) return { text, error: read.message }
+        if (read.done) return { text, error: undefined }
+        text += new TextDecoder().decode(read.value)
+      }
+    }
+    expect(await readAll('/v1/cut-stream')).toEqual({ text: '{"t":1}\n{"t":2}\n', error: 'terminated' })
+    expect(await readAll('/v1/cut-feed')).toEqual({ text: 'data: one\n\ndata: two\n\n', error: 'terminated' })
   })
 
   it('hang: pending until the request signal aborts, then the client’s own error', async () => {
