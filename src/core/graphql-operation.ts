@@ -38,6 +38,19 @@ function isNamePart(code: number): boolean {
   return (folded >= 97 && folded <= 122) || code === 95 || (code >= 48 && code <= 57)
 }
 
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57
+}
+
+/** GraphQL's punctuators but for `...` (read with numbers): ! $ & ( ) : = @ [ ] { | } */
+const PUNCTUATORS: ReadonlySet<number> = new Set([33, 36, 38, 40, 41, 58, 61, 64, 91, 93, 123, 124, 125])
+
+/** A document with a character GraphQL has no token for: it does not read, and names no operation. */
+function unreadable(document: string, at: number): ScannedDocument {
+  const character = String.fromCodePoint(document.codePointAt(at)!)
+  return { why: `unreadable (the character ${JSON.stringify(character)} at ${at} is not GraphQL)` }
+}
+
 function isNumberPart(code: number): boolean {
   return (code >= 48 && code <= 57) || code === 46 || code === 43 || code === 45 || code === 101 || code === 69
 }
@@ -104,13 +117,18 @@ export function scanOperation(document: string, tokenLimit = GRAPHQL_TOKEN_LIMIT
       continue
     }
     nameNext = false
-    // A number, or the spread `...`: one token however many characters.
+    // A number, or the spread `...`: one token however many characters. A `-` starts only a
+    // negative number and a `.` only `...`: anything else there is no GraphQL (`GetUser-Admin`).
     if ((code >= 48 && code <= 57) || code === 45 || code === 46) {
+      if (code === 45 && !isDigit(document.charCodeAt(at + 1))) return unreadable(document, at)
+      if (code === 46 && document.slice(at, at + 3) !== '...') return unreadable(document, at)
       at++
       while (at < length && isNumberPart(document.charCodeAt(at))) at++
       prefixed = false
       continue
     }
+    // Any character that is no punctuator is no GraphQL: the document does not read (`GetUserÜber`).
+    if (!PUNCTUATORS.has(code)) return unreadable(document, at)
     prefixed = code === 36 || code === 64
     if (code === 123) {
       if (braces === 0 && parens === 0) {

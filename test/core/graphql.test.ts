@@ -147,6 +147,19 @@ describe('scanOperation', () => {
     expect(scanOperation('shoes')).toEqual({ why: 'unreadable (no operation)' })
   })
 
+  it('reads no name from a document with a character GraphQL has no token for, as graphql-js refuses it', () => {
+    for (const [document, at, character] of [
+      ['query GetUserÜber { a }', 13, 'Ü'],
+      ['query GetUser-Admin { a }', 13, '-'],
+      ['query GetUser.Admin { a }', 13, '.'],
+    ] as const) {
+      expect(() => parse(document)).toThrow()
+      expect(scanOperation(document)).toEqual({ why: `unreadable (the character "${character}" at ${at} is not GraphQL)` })
+    }
+    // In a string, a negative number and a spread they are GraphQL.
+    expect(scanOperation('query GetUser($n: Int = -1) { a(s: "Ü-.") { ...F } } fragment F on T { b }')).toEqual({ name: 'GetUser' })
+  })
+
   it('names the operation graphql-js names, for documents as clients write them', () => {
     const documents = [
       'query GetUser($id: ID!) { user(id: $id) { ...UserFields } } fragment UserFields on User { id name }',
