@@ -306,10 +306,21 @@ export function driveClient(script: SocketScript, client: ClientConnection): voi
   let running: OpenSocket | undefined
   const early: string[] = []
   const received = (text: string) => (running ? running.message(text) : early.push(text))
+  // Messages are handled in the order they came: behind a Blob still being read, the next ones wait.
+  let pending: Promise<void> | undefined
   client.addEventListener('message', (event) => {
     const text = messageText(event.data as string | ArrayBuffer | Blob)
-    if (typeof text === 'string') received(text)
-    else void text.then(received)
+    if (typeof text === 'string' && pending === undefined) return received(text)
+    const after = (pending ?? Promise.resolve()).then(() => text).then(received)
+    const settled = after.then(
+      () => {
+        if (pending === settled) pending = undefined
+      },
+      () => {
+        if (pending === settled) pending = undefined
+      },
+    )
+    pending = settled
   })
   let closed = false
   client.addEventListener('close', () => {

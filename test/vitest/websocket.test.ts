@@ -101,6 +101,19 @@ it('a message the client sends in its own open listener gets its reply', async (
   socket.close()
 })
 
+it('messages are answered in the order they were sent, a Blob among them', async () => {
+  mocks.useRoutes({ 'v1/chat': { websocket: [{ on: { pattern: '.' }, send: 'echo ${message}' }] } })
+  const client = open('ws://api.test/v1/chat')
+  client.socket.addEventListener('open', () => {
+    client.socket.send('one')
+    client.socket.send(new Blob(['two']))
+    client.socket.send('three')
+  })
+  expect(await client.messages(3)).toEqual(['echo one', 'echo two', 'echo three'])
+  expect(mocks.requests({ path: '/v1/chat' }).filter((r) => r.direction === 'in').map((r) => r.data)).toEqual(['one', 'two', 'three'])
+  client.socket.close()
+})
+
 it('accepts the first subprotocol the client asks for', async () => {
   const socket = new WebSocket('ws://api.test/v1/chat', ['graphql-transport-ws', 'graphql-ws'])
   await new Promise((resolve) => socket.addEventListener('open', resolve))
