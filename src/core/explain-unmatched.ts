@@ -165,6 +165,13 @@ function operationLines(graphql: GraphqlRequest, compiled: CompiledMethod, key: 
       .map(({ name }) => name)
   }
   const shown = closest.slice(0, 5).join(', ') + (closest.length > 5 ? `, and ${closest.length - 5} more` : '')
+  // The operation is answered: what is out is its entries' params (the variables), named above.
+  if (wanted !== undefined && names.includes(wanted)) {
+    return [
+      `Operation ${preview(wanted)} has entries under "${method.toLowerCase()}" of "${key}", and the request fits none of them (see each entry's reason above).`,
+      `Send what one of them asks for, or add an entry { "operation": ${preview(wanted)}, "file": "..." } without params as the default for that operation.`,
+    ]
+  }
   return [
     `Closest operations ${key} (${method}) answers: ${shown}.`,
     wanted !== undefined

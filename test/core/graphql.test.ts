@@ -57,6 +57,19 @@ describe('GraphQL operation entries, in the engine', () => {
     expect(result.body).toContain('"operation": "DeletePet"')
   })
 
+  it('explains a request to an operation it answers whose variables fit no entry: the params, not a missing operation', async () => {
+    const engine = engineFor({ graphql: { post: [{ operation: 'GetUser', params: { 'variables.id': '2' }, file: 'user-2.json' }] } } as RoutesConfig)
+    const result = await send(engine, '/graphql', post({ query: 'query GetUser { user { id } }', variables: { id: 3 } }))
+    expect(result.body).toBe(
+      [
+        '[mockyard] no route answers POST /graphql (GraphQL operation "GetUser"): every entry of graphql (POST) is out:',
+        '  - post[0]: param "variables.id" is 3, expected "2"',
+        'Operation "GetUser" has entries under "post" of "graphql", and the request fits none of them (see each entry\'s reason above).',
+        'Send what one of them asks for, or add an entry { "operation": "GetUser", "file": "..." } without params as the default for that operation.',
+      ].join('\n'),
+    )
+  })
+
   it('explains a document with no operation name', async () => {
     const result = await send(engineFor(), '/graphql', post({ query: '{ user { id } }' }))
     expect(result.body).toContain('no operation name: the document is anonymous')
