@@ -192,7 +192,11 @@ function schedule() {
 }
 
 function addRequests(records) {
+  // Ids only grow, a reset included: a record already held (read with /state while its batch was
+  // on the way) is not shown twice.
+  const newest = state.requests.length > 0 ? state.requests[state.requests.length - 1].id : -1
   for (const record of records) {
+    if (record.id <= newest) continue
     state.requests.push(record)
     state.sessions.add(record.session)
   }
@@ -213,7 +217,7 @@ function headersTable(headers, caption) {
   return table
 }
 
-const TEXT_TYPES = /^(text\/|application\/(json|[a-z.+-]*\+json|xml|[a-z.+-]*\+xml|x-www-form-urlencoded|javascript|graphql))/i
+const TEXT_TYPES = /^(text\/|application\/(json|[a-z.+-]*\+json|x-ndjson|jsonl|xml|[a-z.+-]*\+xml|x-www-form-urlencoded|javascript|graphql|(x-)?yaml|toml))/i
 
 /**
  * A multipart form's parts, one line each: `name = value` for a field, `name: file "x.png"

@@ -269,6 +269,21 @@ test('the request detail shows the response body: text, a binary file as its typ
   await expect(detail).toContainText(/binary body \(application\/pdf\), \d+ bytes/)
 })
 
+test('an NDJSON or YAML body reads as text, not as a binary body', async ({ page, listener }) => {
+  await send(listener, '/v1/users', { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: '{"a":1}\n{"a":2}\n' })
+  await send(listener, '/v1/users', { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: 'a: 1\n' })
+  await open(page, listener)
+  const rows = page.locator('#requests tr.row')
+  await expect(rows).toHaveCount(2)
+  const detail = page.locator('#detail')
+  await rows.nth(1).click()
+  await expect(detail.locator('pre.body').first()).toContainText('{"a":1}')
+  await expect(detail).not.toContainText('binary body')
+  await rows.first().click()
+  await expect(detail.locator('pre.body').first()).toContainText('a: 1')
+  await expect(detail).not.toContainText('binary body')
+})
+
 test('"all sessions" names the sessions with overrides of their own', async ({ page, listener }) => {
   await fetch(listener.url + '/__mockyard/routes', {
     method: 'PUT',
