@@ -194,7 +194,9 @@ function schedule() {
 function addRequests(records) {
   // Ids only grow, a reset included: a record already held (read with /state while its batch was
   // on the way) is not shown twice.
-  const newest = state.requests.length > 0 ? state.requests[state.requests.length - 1].id : -1
+  if (arrivedDuringLoad) arrivedDuringLoad.push(...records)
+  // Nor one from before the state last read (`log.lastId`): it is shown already, or was reset.
+  const newest = Math.max(state.requests.length > 0 ? state.requests[state.requests.length - 1].id : -1, state.info?.log.lastId ?? -1)
   for (const record of records) {
     if (record.id <= newest) continue
     state.requests.push(record)
@@ -434,11 +436,24 @@ function renderConfig() {
 
 // ---------------------------------------------------------------- loading and the live feed
 
+/** Records that came while the state was being read: those newer than what it holds are kept. */
+let arrivedDuringLoad = null
+
 async function loadState() {
-  const info = await getJson('state')
+  arrivedDuringLoad = []
+  let info
+  let arrived
+  try {
+    info = await getJson('state')
+  } finally {
+    arrived = arrivedDuringLoad
+    arrivedDuringLoad = null
+  }
   state.info = info
   state.limit = info.log.limit
-  state.requests = info.requests
+  // The state is the log as it was when read (`log.lastId`): a record that came since is added.
+  state.requests = [...info.requests, ...arrived.filter((record) => record.id > info.log.lastId)]
+  if (state.requests.length > state.limit) state.requests.splice(0, state.requests.length - state.limit)
   for (const session of info.sessions) state.sessions.add(session)
   refreshSessions()
   renderRequests()
@@ -448,11 +463,19 @@ async function loadState() {
 
 let source
 let resyncing = false
+/** A resync asked for while one runs (a reset during the reload): it runs again after. */
+let resyncAgain = false
 async function resync() {
-  if (resyncing) return
+  if (resyncing) {
+    resyncAgain = true
+    return
+  }
   resyncing = true
   try {
-    await loadState()
+    do {
+      resyncAgain = false
+      await loadState()
+    } while (resyncAgain)
   } finally {
     resyncing = false
   }
