@@ -194,7 +194,7 @@ function schedule() {
 function addRequests(records) {
   // Ids only grow, a reset included: a record already held (read with /state while its batch was
   // on the way) is not shown twice.
-  if (arrivedDuringLoad) arrivedDuringLoad.push(...records)
+  for (const arrived of arrivals) arrived.push(...records)
   // Nor one from before the state last read (`log.lastId`): it is shown already, or was reset.
   const newest = Math.max(state.requests.length > 0 ? state.requests[state.requests.length - 1].id : -1, state.info?.log.lastId ?? -1)
   for (const record of records) {
@@ -436,18 +436,17 @@ function renderConfig() {
 
 // ---------------------------------------------------------------- loading and the live feed
 
-/** Records that came while the state was being read: those newer than what it holds are kept. */
-let arrivedDuringLoad = null
+/** For each read of the state under way, the records that came meanwhile: those newer than what it holds are kept. */
+const arrivals = new Set()
 
 async function loadState() {
-  arrivedDuringLoad = []
+  const arrived = []
+  arrivals.add(arrived)
   let info
-  let arrived
   try {
     info = await getJson('state')
   } finally {
-    arrived = arrivedDuringLoad
-    arrivedDuringLoad = null
+    arrivals.delete(arrived)
   }
   state.info = info
   state.limit = info.log.limit
