@@ -7,7 +7,7 @@ import { networkFault, toFetchResponse } from '../core/fetch-request.js'
 import { memoryFiles } from '../core/memory-files.js'
 import { createPipeline, pipelineRequestFromFetch } from '../harness/pipeline.js'
 import { createHarness, type HarnessApi } from '../harness/harness-api.js'
-import { applyUnhandled, type UnhandledRequestStrategy } from '../harness/unhandled.js'
+import { applyUnhandled, isBypassed, type UnhandledRequestStrategy } from '../harness/unhandled.js'
 import { driveClient, type ClientConnection } from '../harness/websocket.js'
 import type { FileSource, Logger, RoutesConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
@@ -198,7 +198,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
   const strategy = options.onUnhandledRequest ?? 'warn'
 
   const handler = new PipelineHandler(async (request) => {
-    if (request.headers.get('accept')?.includes('msw/passthrough')) return undefined
+    if (isBypassed(request)) return undefined
     const surface = pipelineRequestFromFetch(request)
     // Vite's own requests and static assets go to the handlers alone, unless a route names them.
     if (isQuietRequest(request) && pipeline.inspect().engine.table.lookup(new URL(request.url).pathname) === undefined) {

@@ -91,6 +91,14 @@ async function linearRegExp(): Promise<RegExpEngine> {
 /** The checker over a loaded document. */
 export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
   const { doc } = api
+  /** Each template segment's reader of a path parameter, compiled on first use. */
+  const segmentReaders = new Map<string, SegmentReader>()
+  const segmentReader = (template: string, name: string): SegmentReader => {
+    const key = `${template}\0${name}`
+    let reader = segmentReaders.get(key)
+    if (reader === undefined) segmentReaders.set(key, (reader = compileSegmentReader(template, name)))
+    return reader
+  }
   const known: Known[] = operationsOf(doc).map((operation, index) => ({
     operation,
     index,
@@ -157,7 +165,7 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
       if (parameter.in === 'path') {
         const at = known.template.findIndex((segment) => segment.includes(`{${parameter.name}}`))
         const segment = at >= 0 ? segments[base + at] : undefined
-        const value = segment === undefined ? undefined : valueInSegment(known.template[at]!, parameter.name, segment)
+        const value = segment === undefined ? undefined : segmentReader(known.template[at]!, parameter.name)(segment)
         raw = value === undefined ? undefined : decodeSegment(value)
       } else if (parameter.in === 'query') {
         const values = url.searchParams.getAll(parameter.name)
@@ -345,12 +353,16 @@ function coerce(doc: Json, schema: Json, raw: string | string[], commaSeparated:
   return text
 }
 
+/** A path parameter's value in a request's segment (`segmentReader`). */
+type SegmentReader = (segment: string) => string | undefined
+const WHOLE_SEGMENT: SegmentReader = (segment) => segment
+
 /**
- * The value of path parameter `name` in a request's segment, by the template's segment: the whole
+ * Reads path parameter `name` from a request's segment, by the template's segment: the whole
  * segment for `{name}`, the part the literals leave for `{name}.json` or `v{major}.{minor}`.
  */
-function valueInSegment(template: string, name: string, segment: string): string | undefined {
-  if (template === `{${name}}`) return segment
+function compileSegmentReader(template: string, name: string): SegmentReader {
+  if (template === `{${name}}`) return WHOLE_SEGMENT
   let index = 0
   let wanted = -1
   const source = template.replace(/\{([^}]*)\}|[^{]+/g, (part, parameter: string | undefined) => {
@@ -359,10 +371,14 @@ function valueInSegment(template: string, name: string, segment: string): string
     index++
     return '(.+?)'
   })
-  // Two parameters in one segment cost the regex quadratic time: a long segment is taken whole.
-  if (index > 1 && segment.length > 256) return segment
-  const match = new RegExp(`^${source}$`).exec(segment)
-  return match === null || wanted < 0 ? undefined : match[wanted + 1]
+  const pattern = new RegExp(`^${source}$`)
+  const parameters = index
+  return (segment) => {
+    // Two parameters in one segment cost the regex quadratic time: a long segment is taken whole.
+    if (parameters > 1 && segment.length > 256) return segment
+    const match = pattern.exec(segment)
+    return match === null || wanted < 0 ? undefined : match[wanted + 1]
+  }
 }
 
 function decodeSegment(segment: string): string {

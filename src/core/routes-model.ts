@@ -48,7 +48,7 @@ export function answersAlone(object: object): boolean {
  * (docs/behaviour.md, "Overrides").
  */
 export function laidOver(override: object): boolean {
-  return !answersAlone(override) && !METHOD_KEYS.some((method) => hasOwn(override, method))
+  return replacedMethods(override).length === 0
 }
 
 /**
