@@ -168,9 +168,10 @@ async function main(argv: string[]): Promise<void> {
       configFile = local.configFile
       logger.info(formatMessage(`no --config and no --routes: loading ${shownPath(configFile)}.`))
     } else if (local) {
+      // The data folder is left to the loader, which looks again on every reload: a mocks/data
+      // made later (by `mockyard record` or `init` beside a running listener) is used at once.
       flags.routes = [local.routes]
-      flags.data ??= local.data
-      logger.info(formatMessage(`no --config, no --routes and no mocks/config.js here: serving ${shownPath(local.routes)} with the data folder ${shownPath(flags.data)}.`))
+      logger.info(formatMessage(`no --config, no --routes and no mocks/config.js here: serving ${shownPath(local.routes)} with the data folder ${shownPath(flags.data ?? local.data)}.`))
     } else if (!flags.plugins) {
       configFile = BUNDLED_CONFIG
       logger.info(formatMessage('no mocks/config.js or mocks/routes.json here and no --routes: serving the bundled example mocks.'))

@@ -9,7 +9,7 @@ import type { RouteSource } from '../core/compile-routes.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { listFiles } from '../core/validate-routes.js'
 import { folderFiles, type FolderFiles } from './folder-files.js'
-import { markConfigChanged, readResolvedRoutes, readRoutes, type ReadRoutesResult, type ResolvedConfig } from './load-config.js'
+import { markConfigChanged, readResolvedRoutes, readRoutes, withCurrentData, type ReadRoutesResult, type ResolvedConfig } from './load-config.js'
 import { watchFiles, type FileWatch } from './watcher.js'
 
 /** The state of live reload (docs/behaviour.md, "The dashboard"). */
@@ -164,6 +164,10 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
         if (nextConfig.problems.length > 0) throw new ConfigError(nextConfig.problems, { warnings: nextConfig.warnings })
         for (const warning of nextConfig.warnings) logger?.warn(formatMessage(formatProblem(warning)))
       }
+      // A routes file without a data option takes its `data` subfolder once one exists.
+      const routes = nextConfig.routes.map(withCurrentData)
+      const moved = routes.filter((spec, index) => spec !== nextConfig.routes[index])
+      if (moved.length > 0) nextConfig = { ...nextConfig, routes }
       const next = await readRoutes(nextConfig.routes, filesFor, !readOnFirstUse)
       for (const warning of next.warnings) logger?.warn(formatMessage(formatProblem(warning)))
       const previous = config
@@ -174,6 +178,7 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
       follow()
       Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: undefined })
       logger?.info(formatMessage(reloadLine(configChanged, changed)))
+      for (const spec of moved) logger?.info(formatMessage(`the data folder of ${shownPath(spec.label)} is now ${shownPath(spec.data)} (without a data option, a routes file's data subfolder is used whenever it exists).`))
     } catch (error) {
       Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: error instanceof Error ? error.message : String(error) })
       logger?.error(error instanceof ConfigError ? error.message + '\n' + formatMessage('keeping the last good routes.') : error)

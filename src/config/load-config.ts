@@ -24,6 +24,18 @@ export interface RoutesSpec {
   /** Label for an inline object (`options#/routes/0`, `plugin my-plugin`). */
   label: string
   data: string
+  /**
+   * Set when no data folder was given: the folder whose `data` subfolder (else itself) serves the
+   * files. Live reload looks again, so a `data` subfolder made while the listener runs is used.
+   */
+  dataBeside?: string
+}
+
+/** The spec with its default data folder looked up again (a `data` subfolder may have appeared). */
+export function withCurrentData(spec: RoutesSpec): RoutesSpec {
+  if (spec.dataBeside === undefined) return spec
+  const data = defaultDataFor(spec.dataBeside)
+  return data === spec.data ? spec : { ...spec, data }
 }
 
 export interface ResolvedConfig {
@@ -331,7 +343,7 @@ export async function resolveConfig(
   local.forEach((value, index) => {
     if (typeof value === 'string') {
       const path = value
-      routes.push({ routes: path, label: path, data: options.data ?? defaultDataFor(dirname(path)) })
+      routes.push({ routes: path, label: path, data: options.data ?? defaultDataFor(dirname(path)), ...(options.data === undefined ? { dataBeside: dirname(path) } : {}) })
     } else {
       routes.push({ routes: value, label: `${configFile ?? 'options'}#/routes${Array.isArray(options.routes) ? `/${index}` : ''}`, data: options.data ?? base })
     }

@@ -4,11 +4,12 @@
  * record and import write), else, for the server only, the bundled example mocks. Real CLI
  * processes in temp app folders.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { killClis, runCli, startCli } from './support.js'
+import { until } from '../support/routes.js'
 
 afterEach(killClis)
 
@@ -79,6 +80,26 @@ describe('mockyard without --config and --routes', () => {
     expect(await (await fetch(`${alone.url}/v1/plugin`)).json()).toEqual({ plugin: true })
     expect((await fetch(`${alone.url}/v1/users`)).status).toBe(404)
     expect(alone.stderr()).not.toContain('bundled')
+  })
+
+  it('takes up mocks/data once record or import makes it beside the running listener', async () => {
+    // A first routes file with its files beside it, as a hand-written start does.
+    const dir = app({ 'mocks/routes.json': JSON.stringify({ 'v1/hand': { file: 'hand.json' } }), 'mocks/hand.json': '"beside"' })
+    const { url, stderr } = await startCli(['--port', '0', '--latency', '0', '--host', '127.0.0.1'], { cwd: dir })
+    expect(await (await fetch(`${url}/v1/hand`)).json()).toBe('beside')
+    // What `mockyard record` writes next: mocks/data first, then routes.json by rename.
+    mkdirSync(join(dir, 'mocks/data'))
+    writeFileSync(join(dir, 'mocks/data/hand.json'), '"in data"')
+    writeFileSync(join(dir, 'mocks/data/recorded.json'), JSON.stringify({ recorded: true }))
+    writeFileSync(join(dir, 'mocks/routes.json.tmp'), JSON.stringify({ 'v1/hand': { file: 'hand.json' }, 'v1/recorded': { get: 'recorded.json' } }))
+    renameSync(join(dir, 'mocks/routes.json.tmp'), join(dir, 'mocks/routes.json'))
+    await until(async () => (await fetch(`${url}/v1/recorded`)).status === 200, 5000, 'the recorded route')
+    expect(await (await fetch(`${url}/v1/recorded`)).json()).toEqual({ recorded: true })
+    expect(await (await fetch(`${url}/v1/hand`)).json()).toBe('in data')
+    expect(stderr()).toContain('[mockyard] the data folder of mocks/routes.json is now mocks/data (without a data option, a routes file\'s data subfolder is used whenever it exists).')
+    // And followed there: an edit of a file in mocks/data is served.
+    writeFileSync(join(dir, 'mocks/data/recorded.json'), JSON.stringify({ recorded: 'again' }))
+    await until(async () => JSON.stringify(await (await fetch(`${url}/v1/recorded`)).json()) === '{"recorded":"again"}', 5000, 'an edit in mocks/data')
   })
 
   it('--data still picks the data folder of mocks/routes.json', async () => {
