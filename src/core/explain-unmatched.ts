@@ -1,4 +1,5 @@
 import { closestKey } from './closest-key.js'
+import { countOf } from './count.js'
 import { methodOf, methodsOf, type Candidate, type CompiledMethod, type CompiledRoute, type RouteTable } from './compile-routes.js'
 import type { GraphqlRequest } from './graphql-request.js'
 import { preview } from './redact.js'
@@ -135,6 +136,15 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
   }
   if (graphql) {
     lines.push(...operationLines(graphql, compiled, route.key, method))
+    return lines.join('\n')
+  }
+  const body = request.values.body
+  if (compiled.graphql && Array.isArray(body)) {
+    // A batch (docs/behaviour.md, "GraphQL"): its operations are never read, so no operation entry fits.
+    lines.push(
+      `The body is a JSON array (a batch of ${countOf(body.length, 'operation')}): mockyard reads one GraphQL operation per request, so a batch fits no "operation" entry.`,
+      `Turn batching off in the client (Apollo Client: HttpLink in place of BatchHttpLink), or add an entry without params to "${route.key}" to answer batches with a file of its own.`,
+    )
     return lines.join('\n')
   }
   lines.push(`Add an entry without params to "${route.key}" as the default, or send a request that fits one of the entries.`)

@@ -43,6 +43,20 @@ describe('GraphQL over the listener (startMockServer)', () => {
     expect(text).toContain('Closest operations graphql (POST) answers: GetUser.')
   })
 
+  it('explains a batch (a JSON array body): its operations are not read, and how to send them', async () => {
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ query: 'query GetUser { user { id } }' }, { query: DELETE_PET }]),
+    })
+    expect(res.status).toBe(404)
+    const lines = ((await res.json()) as { message: string }).message.split('\n')
+    expect(lines.slice(-2)).toEqual([
+      'The body is a JSON array (a batch of 2 operations): mockyard reads one GraphQL operation per request, so a batch fits no "operation" entry.',
+      'Turn batching off in the client (Apollo Client: HttpLink in place of BatchHttpLink), or add an entry without params to "graphql" to answer batches with a file of its own.',
+    ])
+  })
+
   it('reads a REST route with {"query":"shoes"} as always', async () => {
     const res = await graphqlPost(server.url, { query: 'shoes' }, '/search')
     expect(await res.json()).toEqual(['shoes'])
