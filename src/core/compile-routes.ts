@@ -123,6 +123,14 @@ export function methodOf(route: CompiledRoute, method: string): CompiledMethod |
   return route.methods.get(method) ?? (method === 'HEAD' ? route.methods.get('GET') : undefined)
 }
 
+/**
+ * The method whose sequences a request steps: a HEAD answered by the GET candidates is a GET
+ * without its body, so it steps (and is explained by) the GET's positions.
+ */
+export function sequenceMethodOf(route: CompiledRoute, method: string): string {
+  return method === 'HEAD' && !route.methods.has('HEAD') ? 'GET' : method
+}
+
 /** Upper-case methods a route is configured for, in a stable order (HEAD only with a `head` key). */
 export function methodsOf(route: CompiledRoute): string[] {
   return METHOD_ORDER.filter((method) => route.methods.has(method))

@@ -1,4 +1,4 @@
-import { methodOf, type Candidate, type CompiledMethod, type CompiledRoute, type ResponseSpec, type RouteMatch, type RouteTable } from './compile-routes.js'
+import { methodOf, sequenceMethodOf, type Candidate, type CompiledMethod, type CompiledRoute, type ResponseSpec, type RouteMatch, type RouteTable } from './compile-routes.js'
 import { addCorsHeaders, preflightHeaders } from './cors-headers.js'
 import { formatMessage } from './errors.js'
 import { explainUnmatched, type UnmatchedRequest } from './explain-unmatched.js'
@@ -340,7 +340,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     let spec: ResponseSpec = candidate.response
     let entry = candidate.label
     if (candidate.sequence) {
-      const step = sequences.next(handleOptions.session ?? '', sequenceKey(route.key, method, candidate.label), candidate)
+      const step = sequences.next(handleOptions.session ?? '', sequenceKey(route.key, sequenceMethodOf(route, method), candidate.label), candidate)
       spec = candidate.sequence[step]!
       entry = `${candidate.label}.response[${step}]`
     }
@@ -376,7 +376,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     const counts = sequences.counts(session)
     const seen = new Map<string, number>()
     for (const candidate of compiled.conditionals) {
-      const key = sequenceKey(route.key, method, candidate.label)
+      const key = sequenceKey(route.key, sequenceMethodOf(route, method), candidate.label)
       if (candidate.sequence && counts.has(key)) seen.set(key, counts.get(key)!)
     }
     return { session, seen }

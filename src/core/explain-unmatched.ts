@@ -1,6 +1,6 @@
 import { closestKey } from './closest-key.js'
 import { countOf } from './count.js'
-import { methodOf, methodsOf, type Candidate, type CompiledMethod, type CompiledRoute, type RouteTable } from './compile-routes.js'
+import { methodOf, methodsOf, sequenceMethodOf, type Candidate, type CompiledMethod, type CompiledRoute, type RouteTable } from './compile-routes.js'
 import type { GraphqlRequest } from './graphql-request.js'
 import { preview } from './redact.js'
 import { ROUTE_KEYS } from './validate-routes.js'
@@ -131,7 +131,7 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     reasons.length = 0
     scoreCandidate(candidate, request.values, reasons)
     lines.push(`  - ${candidate.label}: ${reasons[0] ?? 'no conditions'}`)
-    const sequence = sequenceLine(candidate, sequenceKey(route.key, method, candidate.label), request)
+    const sequence = sequenceLine(candidate, sequenceKey(route.key, sequenceMethodOf(route, method), candidate.label), request)
     if (sequence) lines.push(sequence)
   }
   if (graphql) {

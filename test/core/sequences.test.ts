@@ -5,7 +5,7 @@ import express from 'express'
 import { afterAll, describe, expect, it } from 'vitest'
 import { compileRoutes, createEngine, memoryFiles, type Engine, type RoutesConfig } from 'mockyard'
 import { createMiddleware, MockServer, startMockServer } from 'mockyard/node'
-import { captureLogs, engineFor, fileOf, json, named, removeTempDirs, writeMocks } from '../support/routes.js'
+import { captureLogs, engineFor, fileOf, json, named, removeTempDirs, send, writeMocks } from '../support/routes.js'
 
 afterAll(removeTempDirs)
 
@@ -46,6 +46,25 @@ describe('sequences', () => {
     },
     'v1/t': { get: [{ params: { k: 'x' }, response: [{ file: 'x1.json' }, { file: 'x2.json' }] }] },
   }
+
+  it('a HEAD answered by the GET entries steps their sequence, as a GET without its body; one with a head key steps its own', async () => {
+    const engine = engineFor(
+      {
+        'v1/jobs': { get: [{ response: [{ file: 'a.json' }, { file: 'b.json' }, { file: 'c.json' }] }] },
+        'v1/own': { get: [{ response: [{ file: 'x1.json' }, { file: 'x2.json' }] }], head: [{ response: [{ file: 'y1.json' }, { file: 'y2.json' }] }] },
+      },
+      files,
+    )
+    const entryOf = async (path: string, method = 'GET') => (await send(engine, path, { method })).entry
+    // A client polling with HEAD, then reading with GET, walks one sequence.
+    expect(await entryOf('/v1/jobs', 'HEAD')).toBe('get[0].response[0]')
+    expect(await entryOf('/v1/jobs', 'HEAD')).toBe('get[0].response[1]')
+    expect(await entryOf('/v1/jobs')).toBe('get[0].response[2]')
+    expect(await entryOf('/v1/jobs', 'HEAD')).toBe('get[0].response[0]')
+    expect(await entryOf('/v1/own', 'HEAD')).toBe('head[0].response[0]')
+    expect(await entryOf('/v1/own')).toBe('get[0].response[0]')
+    expect(await entryOf('/v1/own', 'HEAD')).toBe('head[0].response[1]')
+  })
 
   it('state is kept per route, per method and per entry', async () => {
     const engine = engineFor(routes, files)
