@@ -116,6 +116,8 @@ function readAll(req: IncomingMessage, limit: number): Promise<Uint8Array | null
  * - `PUT /__mockyard/routes`: a routes.json-shaped body of overrides (they replace what they
  *   answer, never merge: docs/behaviour.md, "Overrides"), validated
  *   whole first (within `limit`, at most 64 levels deep, valid): otherwise nothing changes.
+ *
+ * `HEAD` answers wherever `GET` does, with the same status and headers and no body.
  */
 export async function handleAdmin(instance: Instance, req: IncomingMessage, res: ServerResponse, options: { path: string; limit: number; origin?: string }): Promise<boolean> {
   const url = new URL(options.path, 'http://admin')
@@ -143,12 +145,15 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
     return true
   }
   const session = sessionOf(req.headers) || undefined
+  // HEAD answers as GET does, without a body (node sends none for HEAD): the `Allow` header of a
+  // 405 names it beside GET, the message names the methods to send.
   const allow = (methods: string) => {
-    res.setHeader('allow', methods)
+    res.setHeader('allow', methods.replace(/\bGET\b/, 'GET, HEAD'))
     send(res, 405, { error: 'Method Not Allowed', message: formatMessage(`${method} ${ADMIN_PREFIX}${action} refused: it answers ${methods} only. Send ${methods.replace(', ', ' or ')} instead.`) })
     return true
   }
-  if (handleDashboard(instance, action, req, res)) return true
+  const read = method === 'GET' || method === 'HEAD'
+  if (handleDashboard(instance, action, req, res, url)) return true
   switch (action) {
     case 'reset':
       if (method !== 'POST') return allow('POST')
@@ -156,17 +161,17 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
       send(res, 200, { reset: true, session: session ?? null })
       return true
     case 'requests':
-      if (method !== 'GET') return allow('GET')
+      if (!read) return allow('GET')
       send(res, 200, {
         requests: instance.log.list(session !== undefined ? { session } : {}).map(loggedRequestOf),
       })
       return true
     case 'coverage':
-      if (method !== 'GET') return allow('GET')
+      if (!read) return allow('GET')
       sendCoverage(instance, res, url.searchParams.get('format') === 'text')
       return true
     case 'routes':
-      if (method === 'GET') {
+      if (read) {
         send(res, 200, instance.routes(session))
         return true
       }

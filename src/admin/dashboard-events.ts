@@ -15,6 +15,14 @@ export const SLOW_BYTES = 256 * 1024
 /** A comment line now and then keeps proxies and the browser from closing an idle stream. */
 const HEARTBEAT_MS = 15_000
 
+/** The event stream's response headers (a `HEAD` gets them too). */
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-accel-buffering': 'no',
+  'x-content-type-options': 'nosniff',
+}
+
 interface Client {
   res: ServerResponse
 }
@@ -44,8 +52,17 @@ const hubs = new WeakMap<Instance, Hub>()
  * Events: `requests` (summaries, oldest first), `cleared` (a reset emptied the log or part
  * of it), `reload` (the live-reload status changed), `resync` (also when a streamed answer
  * ended: its record changed).
+ *
+ * `head`: a `HEAD` request gets the stream's headers and its end at once, and joins no feed.
  */
-export function openEventStream(instance: Instance, _req: IncomingMessage, res: ServerResponse): void {
+export function openEventStream(instance: Instance, _req: IncomingMessage, res: ServerResponse, head = false): void {
+  if (head) {
+    // Node sends no body for HEAD and holds the headers back until the first body byte or the
+    // end: a stream left open would answer nothing, ever, and keep a client on the feed.
+    res.writeHead(200, STREAM_HEADERS)
+    res.end()
+    return
+  }
   let hub = hubs.get(instance)
   if (!hub) {
     hub = { clients: new Set(), lastId: instance.log.lastId, clears: instance.log.clears, streamEnds: instance.log.streamEnds, reloads: instance.reloads.count, beat: 0 }
@@ -58,12 +75,7 @@ export function openEventStream(instance: Instance, _req: IncomingMessage, res: 
     hub.streamEnds = instance.log.streamEnds
     hub.reloads = instance.reloads.count
   }
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    'x-accel-buffering': 'no',
-    'x-content-type-options': 'nosniff',
-  })
+  res.writeHead(200, STREAM_HEADERS)
   res.write(`retry: 1000\nevent: hello\ndata: ${JSON.stringify({ lastId: hub.lastId })}\n\n`)
   const client: Client = { res }
   hub.clients.add(client)

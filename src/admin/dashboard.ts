@@ -30,6 +30,22 @@ const PAGE_HEADERS = {
   'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 }
 
+/**
+ * Where a request for the page at a URL other than `/__mockyard/` (or `/__mockyard/index.html`)
+ * is sent, or undefined when it is at one of them. The page names its files and endpoints
+ * relative to itself (`dashboard/app.js`, `dashboard/state`, `reset`), so served at
+ * `/__mockyard/dashboard/` it would ask for `/__mockyard/dashboard/dashboard/app.js` and show
+ * nothing: `/__mockyard/dashboard`, `/__mockyard/dashboard/`, `/__mockyard/index.html/` and
+ * `/__mockyard//` are redirected to `/__mockyard/` instead, the query kept.
+ */
+function pageRedirect(action: string, url: URL): string | undefined {
+  if (action !== '' && action !== 'index.html' && action !== 'dashboard') return undefined
+  // The path after `/__mockyard/` as sent (admin.ts removed its trailing slashes from `action`).
+  const after = url.pathname.slice('/__mockyard/'.length)
+  if (after === '' || after === 'index.html') return undefined
+  return '/__mockyard/' + url.search
+}
+
 function json(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body)
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' })
@@ -45,8 +61,11 @@ function json(res: ServerResponse, status: number, body: unknown): void {
  * - `GET /__mockyard/dashboard/requests/:id`: one record in full;
  * - `GET /__mockyard/dashboard/routes?session=S`: the route table that session sees;
  * - `GET /__mockyard/dashboard/events`: the live feed (server-sent events).
+ *
+ * `HEAD` answers each as `GET` would, without a body (the event stream: its headers, then the
+ * end). `url` is the request's URL; `action` its path after the prefix, trailing slashes removed.
  */
-export function handleDashboard(instance: Instance, action: string, req: IncomingMessage, res: ServerResponse): boolean {
+export function handleDashboard(instance: Instance, action: string, req: IncomingMessage, res: ServerResponse, url: URL): boolean {
   if (action !== '' && action !== 'index.html' && action !== 'dashboard' && !action.startsWith('dashboard/')) return false
   const method = (req.method ?? 'GET').toUpperCase()
   if (method !== 'GET' && method !== 'HEAD') {
@@ -54,8 +73,13 @@ export function handleDashboard(instance: Instance, action: string, req: Incomin
     json(res, 405, { error: 'Method Not Allowed', message: formatMessage(`${method} /__mockyard/${action} refused: it answers GET and HEAD only. Send GET instead.`) })
     return true
   }
-  const url = new URL(req.url ?? '/', 'http://dashboard')
-  const asset = ASSETS[action === 'dashboard' ? '' : action]
+  const location = pageRedirect(action, url)
+  if (location !== undefined) {
+    res.writeHead(302, { location, 'content-length': 0, 'cache-control': 'no-store' })
+    res.end()
+    return true
+  }
+  const asset = ASSETS[action]
   if (asset) {
     // Read per request (a page load asks for three small files): no module cache to go stale.
     const bytes = readFileSync(new URL(asset.file, STATIC))
@@ -73,7 +97,7 @@ export function handleDashboard(instance: Instance, action: string, req: Incomin
     return true
   }
   if (rest === 'events') {
-    openEventStream(instance, req, res)
+    openEventStream(instance, req, res, method === 'HEAD')
     return true
   }
   const one = /^requests\/(\d+)$/.exec(rest)

@@ -3,7 +3,7 @@
  * JSON endpoints (state, one request, the route table) and the live feed of server-sent events,
  * over real HTTP on a listener.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http'
 import { writeFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
@@ -99,6 +99,33 @@ describe('GET /__mockyard/ (the page)', () => {
     const res = await fetch(server.url + '/__mockyard/dashboard/state', { method: 'POST' })
     expect(res.status).toBe(405)
     expect(res.headers.get('allow')).toBe('GET, HEAD')
+  })
+
+  it.each(['/__mockyard/dashboard/', '/__mockyard/dashboard', '/__mockyard/index.html/', '/__mockyard//'])('opened at %s: the browser lands on /__mockyard/, where the files and calls the page names resolve', async (path) => {
+    const { server } = await start()
+    // What a browser does: follow the answer, then load what the page names relative to where it landed.
+    const page = await fetch(server.url + path)
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    const named = [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((match) => match[1]).filter((url) => !url.startsWith('data:'))
+    expect(named).toEqual(['dashboard/app.css', 'dashboard/app.js'])
+    // app.js calls `dashboard/state` and `dashboard/routes` relative to the page too.
+    for (const relative of [...named, 'dashboard/state', 'dashboard/routes']) {
+      const asset = await fetch(new URL(relative, page.url))
+      expect([relative, asset.status]).toEqual([relative, 200])
+    }
+    expect(new URL(page.url).pathname).toBe('/__mockyard/')
+    // By a redirect to the one URL of the page (not cached: the port may serve something else tomorrow).
+    const moved = await rawRequest(server.url, path)
+    expect([moved.status, moved.headers.location, moved.headers['cache-control'], moved.body.byteLength]).toEqual([302, '/__mockyard/', 'no-store', 0])
+    expect((await rawRequest(server.url, path, { method: 'HEAD' })).headers.location).toBe('/__mockyard/')
+  })
+
+  it('keeps the query when it redirects, and serves the page itself at /__mockyard/index.html', async () => {
+    const { server } = await start()
+    expect((await rawRequest(server.url, '/__mockyard/dashboard/?session=alpha')).headers.location).toBe('/__mockyard/?session=alpha')
+    const page = await rawRequest(server.url, '/__mockyard/index.html')
+    expect([page.status, page.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8'])
   })
 })
 
@@ -352,6 +379,63 @@ describe('GET /__mockyard/dashboard/events (the live feed)', () => {
       await until(async () => (await getJson(server.url + '/__mockyard/dashboard/state')).reload.error === undefined, 10_000, 'a good reload')
     } finally {
       stream.close()
+    }
+  })
+})
+
+/** A promise that must settle within `ms`: a request left unanswered fails the test instead of hanging it. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)))
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer))
+}
+
+describe('HEAD on the dashboard and the admin endpoints', () => {
+  it('HEAD /__mockyard/dashboard/events: the headers of the stream at once, no body, and the connection free for the next request', async () => {
+    const { server } = await start()
+    const stream = openEvents(server.url)
+    // One socket at most: the next request goes over the HEAD's connection once its answer ended.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    try {
+      await until(() => stream.events.some((e) => e.event === 'hello'), 5000, 'the hello event')
+      const head = await within(rawRequest(server.url, '/__mockyard/dashboard/events', { method: 'HEAD', agent }), 2000, 'HEAD /__mockyard/dashboard/events')
+      expect(head.status).toBe(200)
+      expect(head.body.byteLength).toBe(0)
+      for (const name of ['content-type', 'cache-control', 'x-accel-buffering', 'x-content-type-options']) {
+        expect([name, head.headers[name]]).toEqual([name, stream.response!.headers[name]])
+      }
+      const next = await within(rawRequest(server.url, '/__mockyard/dashboard/state', { agent }), 2000, 'the request after the HEAD, on its connection')
+      expect(next.status).toBe(200)
+      // The page's own stream goes on.
+      await fetch(server.url + '/v1/users')
+      await until(() => stream.events.some((e) => e.event === 'requests'), 5000, 'a requests event')
+    } finally {
+      agent.destroy()
+      stream.close()
+    }
+  })
+
+  it.each(['/__mockyard/', '/__mockyard/dashboard/app.js', '/__mockyard/dashboard/state', '/__mockyard/dashboard/routes', '/__mockyard/dashboard/requests/1', '/__mockyard/dashboard/requests/99', '/__mockyard/requests', '/__mockyard/routes', '/__mockyard/coverage'])(
+    'HEAD %s answers as GET does, without a body',
+    async (path) => {
+      const { server } = await start()
+      await fetch(server.url + '/v1/users')
+      const get = await rawRequest(server.url, path)
+      const head = await within(rawRequest(server.url, path, { method: 'HEAD' }), 2000, `HEAD ${path}`)
+      expect([head.status, head.headers['content-type'], head.headers['content-length'], head.body.byteLength]).toEqual([get.status, get.headers['content-type'], get.headers['content-length'], 0])
+    },
+  )
+
+  it('names HEAD in the Allow header of a 405 wherever GET is answered', async () => {
+    const { server } = await start()
+    for (const [method, path, allow] of [
+      ['POST', '/__mockyard/requests', 'GET, HEAD'],
+      ['DELETE', '/__mockyard/routes', 'GET, HEAD, PUT'],
+      ['POST', '/__mockyard/coverage', 'GET, HEAD'],
+      ['HEAD', '/__mockyard/reset', 'POST'],
+    ]) {
+      const res = await rawRequest(server.url, path, { method })
+      expect([method, path, res.status, res.headers.allow]).toEqual([method, path, 405, allow])
     }
   })
 })
