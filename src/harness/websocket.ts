@@ -298,6 +298,25 @@ export interface ClientConnection {
   addEventListener(type: 'close', listener: (event: Event) => void): void
 }
 
+/**
+ * Closes an intercepted client as a lost connection does: code 1006 and `wasClean: false`, as the
+ * listener's `drop` gives. msw's interceptor closes every socket cleanly (its close event is built
+ * inside, with `wasClean: true`), so the one close event of this socket is swapped on its way out
+ * for one that says the truth; every listener, `onclose` included, gets that one.
+ */
+function closeUncleanly(client: ClientConnection): void {
+  const socket = client.socket as EventTarget & { dispatchEvent(event: Event): boolean }
+  const dispatch = socket.dispatchEvent
+  socket.dispatchEvent = function (this: EventTarget, event: Event): boolean {
+    if (event.type !== 'close') return dispatch.call(this, event)
+    // The socket's own method again (the patch lived on the instance only, for this one event).
+    delete (socket as { dispatchEvent?: unknown }).dispatchEvent
+    const closed = event as CloseEvent
+    return dispatch.call(this, new CloseEvent('close', { code: closed.code, reason: closed.reason, wasClean: false }))
+  }
+  client.close(1006)
+}
+
 /** Runs a route's script on an intercepted client: what the in-process interception and the worker share. */
 export function driveClient(script: SocketScript, client: ClientConnection): void {
   // The steps start once the client's socket is open: a message sent while it connects would wait
@@ -337,7 +356,7 @@ export function driveClient(script: SocketScript, client: ClientConnection): voi
       drop: () =>
         queueMicrotask(() => {
           client.socket.dispatchEvent(new Event('error'))
-          client.close(1006)
+          closeUncleanly(client)
         }),
     })
     for (const text of early.splice(0)) running.message(text)

@@ -18,6 +18,7 @@ const files = writeMocks(
         { on: { type: 'ping' }, send: { type: 'pong', id: '${message.id}' } },
         { on: 'bye', send: 'see you', close: 1000 },
         { on: 'history', send: { file: 'history.json' } },
+        { on: 'drop', drop: true },
       ],
     },
   },
@@ -145,4 +146,18 @@ it('a reset closes the open sockets with 1012', async () => {
 it('answers a plain request to a route with websocket alone with 426', async () => {
   const response = await fetch('http://api.test/v1/chat')
   expect(response.status).toBe(426)
+})
+
+it('drops the connection as a lost one: an error, then close 1006, not clean, to every listener', async () => {
+  const client = open('ws://api.test/v1/chat')
+  await client.messages(1)
+  const seen: string[] = []
+  client.socket.addEventListener('error', () => seen.push('error'))
+  client.socket.onclose = (event) => seen.push(`onclose ${event.code} ${event.wasClean}`)
+  client.socket.send('drop')
+  const closed = await client.closed
+  expect(closed.code).toBe(1006)
+  expect(closed.wasClean).toBe(false)
+  expect(seen).toEqual(['error', 'onclose 1006 false'])
+  expect(client.socket.readyState).toBe(WebSocket.CLOSED)
 })
