@@ -545,6 +545,10 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     } else if (hasBody && !redirect) {
       // JSON response fields named by --redact are secrets too (bodies held in memory: up to 8 MB).
       if (!isSpooled(body) && (type === 'application/json' || type.endsWith('+json') || (type === '' && looksLikeJson(body)))) collectJsonSecrets(new TextDecoder().decode(body), redact, secrets)
+      // So are the form fields of a form-encoded answer (an OAuth token endpoint's `access_token=...`).
+      else if (!isSpooled(body) && type === 'application/x-www-form-urlencoded' && redact.size > 0) {
+        for (const [name, value] of new URLSearchParams(new TextDecoder().decode(body))) if (redact.has(name.toLowerCase())) collectSecrets(value, secrets)
+      }
       const needles = needlesOf(secrets)
       const clean = isSpooled(body) ? await scrubFile(body, needles) : scrubBytes(body, needles)
       answer.file = await fileFor(route, method, clean, type, await extensionTable(), operation)

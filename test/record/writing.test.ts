@@ -13,6 +13,7 @@ import { filesUnder, killAll, startCli, type Cli } from './support.js'
 
 const TOKEN = 'tok-Secret-7f3e91'
 const API_KEY = 'key-Hidden-2b8c44'
+const FORM_TOKEN = 'gho_Form4Token9a1d'
 const BIG = 20 * 1024 * 1024
 
 let backEnd: Server
@@ -46,6 +47,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
   if (url.pathname === '/echo.ndjson') return send(200, 'application/x-ndjson', `{"auth":"${auth}"}\n{"key":"${url.searchParams.get('apiKey')}"}\n`)
   if (url.pathname === '/echo.yaml') return send(200, 'application/yaml', `auth: ${auth}\ncookie: ${req.headers.cookie}\n`)
   if (url.pathname === '/echo.bin') return send(200, 'application/octet-stream', Buffer.concat([Buffer.from([0, 255, 1]), Buffer.from(auth), Buffer.from([2, 254])]))
+  if (url.pathname === '/oauth/token') return send(200, 'application/x-www-form-urlencoded', `access_token=${FORM_TOKEN}&scope=repo&token_type=bearer`)
   if (url.pathname.startsWith('/v1/sessions/')) return send(200, 'application/json', '{"session":"open"}')
   if (url.pathname === '/v1/files/:name') return send(200, 'text/plain', 'the file named ":name"')
   if (url.pathname === '/v1/glob/*') return send(200, 'text/plain', 'the star')
@@ -147,6 +149,16 @@ describe('what record writes', () => {
     const mock = await serve(out)
     expect(await (await fetch(`${mock.url}/v1/sessions/another-session`)).json()).toEqual({ session: 'open' })
     expect(Buffer.from(await get(`${mock.url}/echo.bin`)).equals(Buffer.concat([Buffer.from([0, 255, 1]), Buffer.from('[redacted]'), Buffer.from([2, 254])]))).toBe(true)
+  })
+
+  it('redacts a --redact field of a form-encoded answer (an OAuth token endpoint), and so that value elsewhere', async () => {
+    const out = join(tempDir(), 'mocks')
+    await record(out, [(b) => get(`${b}/oauth/token`, { method: 'POST' }), (b) => get(`${b}/echo.ndjson?apiKey=${FORM_TOKEN}`)], ['--redact', 'access_token'])
+    const routes = JSON.parse(readFileSync(join(out, 'routes.json'), 'utf8'))
+    expect(readFileSync(join(out, 'data', routes['oauth/token'].post.file), 'utf8')).toBe('access_token=[redacted]&scope=repo&token_type=bearer')
+    // The token, seen in that answer, is a secret in the next one too (an app echoing what it got).
+    expect(readFileSync(join(out, 'data', routes['echo.ndjson'].get.file), 'utf8')).toBe('{"auth":""}\n{"key":"[redacted]"}\n')
+    for (const { path, bytes } of filesUnder(out)) expect(bytes.includes(FORM_TOKEN), path).toBe(false)
   })
 
   it('keeps recorded paths literal: a recorded ":name" or "*" segment answers that path only', async () => {
