@@ -50,7 +50,8 @@ export interface SerializedConfig {
 }
 
 /**
- * Where the Vite plugin serves the serialized config.
+ * Where the Vite plugin serves the serialized config, under Vite's `base` (`/app/@mockyard/config.json`
+ * with `base: '/app/'`).
  *
  * @example
  * const config = (await (await fetch(CONFIG_PATH)).json()) as SerializedConfig

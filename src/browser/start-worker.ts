@@ -11,7 +11,8 @@ import { applyUnhandled, isBypassed, type UnhandledRequestStrategy } from '../ha
 import { driveClient, type ClientConnection } from '../harness/websocket.js'
 import type { FileSource, Logger, RoutesConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
-import { CONFIG_PATH, WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
+import { WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
+import { defaultConfigUrl, isDevServerPath, viteBase } from './base-path.js'
 import { fetchFiles } from './fetch-files.js'
 import { countOf } from '../core/count.js'
 import { DEFAULT_LATENCY_MS } from '../core/defaults.js'
@@ -42,7 +43,7 @@ export type BrowserUnhandledStrategy = UnhandledRequestStrategy
 export interface StartWorkerOptions {
   /** The route table. Default: fetched from the Vite plugin at `configUrl`. */
   config?: SerializedConfig
-  /** Where to fetch the config when `config` is not given. Default `/@mockyard/config.json`. */
+  /** Where to fetch the config when `config` is not given. Default `/@mockyard/config.json` under Vite's `base` (`/app/@mockyard/config.json` with `base: '/app/'`). */
   configUrl?: string
   /** Extra msw handlers (notifications, for example), tried before the routes. */
   handlers?: RequestHandler[]
@@ -53,7 +54,8 @@ export interface StartWorkerOptions {
   /**
    * A request nothing answers: `'warn'` (default) lets it go to the network and prints why no
    * route took it; `'bypass'` lets it go silently; `'error'` prints the reason and fails the
-   * request with a network error. Vite's own requests and static assets always go silently.
+   * request with a network error. Vite's own requests (under its `base` too) and static assets
+   * always go silently.
    */
   onUnhandledRequest?: BrowserUnhandledStrategy
   /** `false` turns msw's own per-request console logging back on. Default `true` (quiet). */
@@ -88,12 +90,10 @@ export interface MockyardWorker extends Omit<HarnessApi, 'useRoutes' | 'coverage
   stop(): Promise<void>
 }
 
-/** Paths of the dev server's own traffic: never mocked, never warned about. */
-const INTERNAL_PATHS = /^\/(@vite|@fs|@id|@react-refresh|@mockyard|node_modules|src|__vite|\.vite)(\/|$)/
-
-function isQuietRequest(request: Request): boolean {
+/** The dev server's own traffic (under Vite's `base`), page loads and static assets: never warned about. */
+function isQuietRequest(request: Request, base: string): boolean {
   const url = new URL(request.url)
-  if (url.origin === globalThis.location?.origin && INTERNAL_PATHS.test(url.pathname)) return true
+  if (url.origin === globalThis.location?.origin && isDevServerPath(url.pathname, base)) return true
   if (request.headers.get('accept')?.includes('text/html')) return true
   return isCommonAssetRequest(request)
 }
@@ -157,10 +157,11 @@ class PipelineHandler extends HttpHandler {
 
 /**
  * Starts msw's service worker in the page with mockyard's route table and any extra handlers.
- * The table comes from `options.config`, or from the Vite plugin (`/@mockyard/config.json`,
- * fetched before the worker starts). Data files are fetched from the dev server as they are
- * needed, with msw's `bypass()`. Requests nothing answers go to the network, with a console
- * warning that says why no route took them (not for Vite's own requests or static assets).
+ * The table comes from `options.config`, or from the Vite plugin (`/@mockyard/config.json` under
+ * Vite's `base`, fetched before the worker starts). Data files are fetched from the dev server
+ * as they are needed, with msw's `bypass()`. Requests nothing answers go to the network, with a
+ * console warning that says why no route took them (not for Vite's own requests, under its
+ * `base` too, or static assets).
  * Latency defaults to 250 ms. Every call has its own engine, sequences and request log.
  *
  * @example
@@ -178,7 +179,10 @@ class PipelineHandler extends HttpHandler {
  */
 export async function startWorker(options: StartWorkerOptions = {}): Promise<MockyardWorker> {
   const logger = options.logger ?? console
-  const configUrl = options.configUrl ?? CONFIG_PATH
+  // Vite's base, as Vite gives it to the page: where the plugin serves the table, and the prefix
+  // of the dev server's own requests (`/app/@id/…`, `/app/src/…`).
+  const basePath = viteBase()
+  const configUrl = options.configUrl ?? defaultConfigUrl(basePath)
   const config = options.config ?? (await fetchConfig(configUrl))
   const base = options.config ? globalThis.location.href : new URL(configUrl, globalThis.location.href).href
   if (config.error) logger.error(config.error)
@@ -201,7 +205,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     if (isBypassed(request)) return undefined
     const surface = pipelineRequestFromFetch(request)
     // Vite's own requests and static assets go to the handlers alone, unless a route names them.
-    if (isQuietRequest(request) && pipeline.inspect().engine.table.lookup(new URL(request.url).pathname) === undefined) {
+    if (isQuietRequest(request, basePath) && pipeline.inspect().engine.table.lookup(new URL(request.url).pathname) === undefined) {
       const outcome = await pipeline.respondByHandlers(surface)
       return outcome?.kind === 'handler' ? outcome.response : undefined
     }

@@ -3,9 +3,10 @@
  * worker script to the page during `vite dev`, and reloads the page when a routes or data file
  * changes. The page runs the engine itself, through `startWorker()` of `mockyard/browser`.
  */
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Plugin, ViteDevServer } from 'vite'
 import type { SerializedConfig } from '../browser/config.js'
@@ -73,10 +74,47 @@ interface Logger {
   error(message: string, options?: { timestamp?: boolean }): void
 }
 
-/** Resolves `msw/package.json` from the app's root: the worker script of the msw the app uses. */
-function workerScriptPath(root: string): string {
-  const require = createRequire(join(root, 'package.json'))
-  return join(dirname(require.resolve('msw/package.json')), 'lib', WORKER_FILE)
+/**
+ * The folder of the msw the app uses, looked up from `root` on every call: `node_modules/msw` in
+ * the root or the nearest folder above it that has one, as Node looks a package up, and kept as
+ * that path, through the link when it is one (pnpm links it into its store). A relink or an
+ * upgrade of msw while the dev server runs is then read at once. Node's `require.resolve` would
+ * not do: it keeps, for the life of the process, the real path it found first (the old version's
+ * folder in pnpm's store: a stale script, and none at all once pnpm prunes it). Without a
+ * `node_modules/msw` (Yarn Plug'n'Play, `NODE_PATH`), Node's own resolution answers.
+ * The look-up is one `stat` in the common case, a few in a nested workspace: 4 to 13 µs, next to
+ * about 140 µs to read the script itself, which happens when the browser registers or updates
+ * the worker, not per request of the page.
+ */
+function mswFolder(root: string): string | undefined {
+  for (let dir = resolve(root); ; dir = dirname(dir)) {
+    if (basename(dir) !== 'node_modules' && existsSync(join(dir, 'node_modules', 'msw', 'package.json'))) return join(dir, 'node_modules', 'msw')
+    if (dirname(dir) === dir) break
+  }
+  try {
+    return dirname(createRequire(join(root, 'package.json')).resolve('msw/package.json'))
+  } catch {
+    return undefined
+  }
+}
+
+/** msw's worker script, read now from the msw the app uses; or why it cannot be. */
+async function readWorkerScript(root: string): Promise<{ script: string } | { error: string }> {
+  const folder = mswFolder(root)
+  if (folder === undefined) {
+    return { error: formatMessage(`msw cannot be found from ${root} (no node_modules/msw there or in a folder above it), so there is no ${WORKER_FILE} to serve. Install msw in the app: npm install -D msw.`) }
+  }
+  const path = join(folder, 'lib', WORKER_FILE)
+  try {
+    return { script: await readFile(path, 'utf8') }
+  } catch (error) {
+    let version = ''
+    try {
+      version = ` ${JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')).version}`
+    } catch {}
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'it does not exist' : (error as Error).message.split('\n')[0]
+    return { error: formatMessage(`msw's ${WORKER_FILE} cannot be read at ${path} (msw${version}): ${reason}. Reinstall msw in the app (npm install -D msw); mockyard needs msw 2.13.5+ or 3.`) }
+  }
 }
 
 /** A path for the terminal: relative to `root` when inside it, else as it is. */
@@ -94,12 +132,15 @@ function absoluteBase(base: string): string {
 /**
  * The mockyard Vite plugin. During `vite dev` it serves:
  *
- * - `/mockServiceWorker.js`: msw's worker script, read on every request from the msw that the
- *   app itself resolves (never a stale copy);
+ * - `/mockServiceWorker.js`: msw's worker script, looked up and read on every request from the
+ *   msw that the app itself uses (never a stale copy, even after an upgrade or a pnpm relink);
  * - `/@mockyard/config.json` and the virtual module `virtual:mockyard`: the route table
  *   (validated with the same loader as every other surface; an invalid config shows in the
  *   terminal and, through `startWorker()`, in the page's console);
  * - `/@mockyard/data/<n>/<file>`: the files of data folder `n`, never outside it.
+ *
+ * With a Vite `base` that is a path (`base: '/app/'`), these URLs are under it
+ * (`/app/@mockyard/config.json`), where `startWorker()` looks for them.
  *
  * A change to a routes or data file reloads the page (`watch: false` turns that off). Not
  * active in `vite build` unless `build: true`.
@@ -240,15 +281,12 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
     }
 
     if (path === '/' + WORKER_FILE) {
-      let script: string
-      try {
-        script = await readFile(workerScriptPath(root), 'utf8')
-      } catch (error) {
-        const message = formatMessage(`msw's ${WORKER_FILE} cannot be found from ${root}: ${(error as Error).message.split('\n')[0]}. Install msw in the app (npm install -D msw).`)
-        logger.error(message)
-        return send(500, 'text/plain; charset=utf-8', message)
+      const worker = await readWorkerScript(root)
+      if ('error' in worker) {
+        logger.error(worker.error)
+        return send(500, 'text/plain; charset=utf-8', worker.error)
       }
-      return send(200, 'application/javascript; charset=utf-8', script, { 'service-worker-allowed': '/' })
+      return send(200, 'application/javascript; charset=utf-8', worker.script, { 'service-worker-allowed': '/' })
     }
     if (path === `/${PREFIX}config.json`) {
       const { config } = await current()
@@ -343,7 +381,9 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       if (this.environment?.config.consumer === 'server') return
       const { config, sourceFolders } = await current()
       if (config.error) this.error(config.error)
-      this.emitFile({ type: 'asset', fileName: WORKER_FILE, source: await readFile(workerScriptPath(root), 'utf8') })
+      const worker = await readWorkerScript(root)
+      if ('error' in worker) this.error(worker.error)
+      this.emitFile({ type: 'asset', fileName: WORKER_FILE, source: worker.script })
       this.emitFile({ type: 'asset', fileName: `${PREFIX}config.json`, source: JSON.stringify(config) })
       const emitted = new Set<string>()
       for (const [index, source] of config.sources.entries()) {
