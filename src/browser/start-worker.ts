@@ -1,4 +1,4 @@
-import { bypass, HttpHandler, isCommonAssetRequest, ws, type RequestHandler } from 'msw'
+import { bypass, getResponse, HttpHandler, isCommonAssetRequest, ws, type RequestHandler } from 'msw'
 import { setupWorker, type SetupWorker } from 'msw/browser'
 import type { RouteSource } from '../core/compile-routes.js'
 import type { Engine } from '../core/create-engine.js'
@@ -197,6 +197,8 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     engine: { latency, pluginContext: options.pluginContext ?? config.pluginContext },
     handlers: [...(options.handlers ?? [])],
     requestLog: options.requestLog,
+    // msw is in the page already: a lazy import of it would be a request this worker holds.
+    getResponse,
   })
   const engine = pipeline.engine
   const strategy = options.onUnhandledRequest ?? 'warn'

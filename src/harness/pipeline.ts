@@ -86,6 +86,13 @@ export interface PipelineOptions {
   logger?: Pick<Logger, 'debug'>
   /** Called when the override layers change (the node surfaces then follow the files they name). */
   onOverridesChanged?: () => void
+  /**
+   * msw's `getResponse`, for a surface that has msw loaded already (the worker). Without it, msw
+   * is imported with the first request that meets a handler. In a page built by a bundler that
+   * import is a request of its own, which the service worker would hand to this very pipeline
+   * while it waits for it.
+   */
+  getResponse?: (handlers: RequestHandler[], request: Request) => Promise<Response | undefined>
 }
 
 export interface Pipeline {
@@ -340,7 +347,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       return undefined
     }
     // msw is loaded only when there are handlers (bench/README.md, "msw loaded only for handlers").
-    const { getResponse } = await import('msw')
+    const getResponse = options.getResponse ?? (await import('msw')).getResponse
     const response = await getResponse(extra, fetchRequest)
     if (!response) return undefined
     const own: Record<string, string> = {}

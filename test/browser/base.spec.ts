@@ -110,11 +110,10 @@ test.describe('under base: /app/, the output of vite build with build: true', ()
       appConfig({
         cacheDir: join(outDir, '.vite'),
         plugins: [mockyard({ ...appMocks, build: true })],
-        // The plain entry (startWorker() alone). With extra handlers (index.html's), the first
-        // request of built output waits on the chunk the handler step imports lazily
-        // (`import('msw')`), itself a request of the page that waits on the handler step: a
-        // matter of its own, not of the base.
-        build: { outDir, emptyOutDir: true, minify: false, rollupOptions: { input: join(APP, 'plain.html') } },
+        // The plain entry (startWorker() alone), and the app's with extra handlers (index.html):
+        // in built output the handler step must not import msw lazily, as that import is a
+        // request of the page the worker would hold while the handler step waits for it.
+        build: { outDir, emptyOutDir: true, minify: false, rollupOptions: { input: { plain: join(APP, 'plain.html'), index: join(APP, 'index.html') } } },
       }),
     )
     server = await preview(appConfig({ build: { outDir }, preview: { host: '127.0.0.1', port: 0 } }))
@@ -131,5 +130,14 @@ test.describe('under base: /app/, the output of vite build with build: true', ()
     expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toBe(new URL('mockServiceWorker.js', appUrl).href)
     expect(await (await pageFetch(page, '/v1/users')).json()).toEqual({ file: 'users.json' })
     expect(messages.filter((m) => m.startsWith('error:') || m.startsWith('warning:'))).toEqual([])
+  })
+
+  test('with extra handlers, the handlers and the routes answer (no request waits on a lazy import)', async ({ page }) => {
+    const messages = collectConsole(page)
+    await openApp(page, 'index.html', appUrl)
+    expect(await (await pageFetch(page, '/v1/users')).json()).toEqual({ file: 'users.json' })
+    const notifications = await pageFetch(page, '/api/v1/notifications')
+    expect(notifications.status).toBe(200)
+    expect(messages.filter((m) => m.startsWith('error:'))).toEqual([])
   })
 })
