@@ -346,7 +346,8 @@ const ALLOWED_METHODS = { list: ['GET', 'DELETE'], item: ['PUT', 'PATCH'] } as c
  * - `PUT`/`PATCH ...notifications/:id` with `{"read": bool}` and/or `{"viewed": bool}`: 200 with
  *   the notification as listed; 404 when the current user has no notification with that id;
  *   other fields of the body are ignored; `updatedDate` is left as it is.
- * - Other paths: 404; other methods on these paths: 405 with `Allow`.
+ * - Other paths: 404; other methods on these paths: 405 with `Allow`; `HEAD` of the list: what
+ *   `GET` answers, without the body.
  *
  * Changes go to the store's session named by `X-Mockyard-Session` (none: the shared one).
  *
@@ -356,6 +357,12 @@ const ALLOWED_METHODS = { list: ['GET', 'DELETE'], item: ['PUT', 'PATCH'] } as c
  * (await response.json()).notifications.map((n) => n.id) // ['n-1', 'n-2']
  */
 export async function handleNotificationsRequest(request: Request, store: NotificationsStore, options: NotificationsEndpointOptions): Promise<Response> {
+  const response = await answer(request, store, options)
+  // HEAD: what GET would answer, its status and headers, without the body.
+  return request.method.toUpperCase() === 'HEAD' ? new Response(null, { status: response.status, statusText: response.statusText, headers: response.headers }) : response
+}
+
+async function answer(request: Request, store: NotificationsStore, options: NotificationsEndpointOptions): Promise<Response> {
   const url = new URL(request.url)
   const basePath = normalizeBasePath(options.basePath)
   try {
@@ -367,7 +374,7 @@ export async function handleNotificationsRequest(request: Request, store: Notifi
       })
     }
     const method = request.method.toUpperCase()
-    if (route.kind === 'list' && method === 'GET') return list(request, url, store, options)
+    if (route.kind === 'list' && (method === 'GET' || method === 'HEAD')) return list(request, url, store, options)
     if (route.kind === 'list' && method === 'DELETE') return removeByTopic(request, url, store, options)
     if (route.kind === 'item' && (method === 'PUT' || method === 'PATCH')) return await update(request, route.id, store, options)
     const allowed = ALLOWED_METHODS[route.kind]

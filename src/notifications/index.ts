@@ -47,6 +47,9 @@ export interface NotificationsHandlersOptions {
 
 type HandledRoute = 'list' | 'item'
 
+/** Every method but OPTIONS (the handlers before it take the ones each path answers). */
+const OTHER_METHODS = /^(?!OPTIONS$)[A-Z]+$/i
+
 /**
  * One msw handler of the notifications endpoint: one method on the list or on the item path, any
  * origin. All the handlers of one factory call share `store`; msw's `resetHandlers()` calls
@@ -60,7 +63,7 @@ type HandledRoute = 'list' | 'item'
 export class NotificationsHandler extends HttpHandler {
   readonly store: NotificationsStore
 
-  constructor(method: string, route: HandledRoute, store: NotificationsStore, options: NotificationsEndpointOptions) {
+  constructor(method: string | RegExp, route: HandledRoute, store: NotificationsStore, options: NotificationsEndpointOptions) {
     const basePath = normalizeBasePath(options.basePath)
     super(
       method,
@@ -131,5 +134,9 @@ export function createNotificationsHandlers(options: NotificationsHandlersOption
     new NotificationsHandler('DELETE', 'list', store, endpoint),
     new NotificationsHandler('PUT', 'item', store, endpoint),
     new NotificationsHandler('PATCH', 'item', store, endpoint),
+    // Any other method on these paths: a 405 naming the ones that work (HEAD answers as GET), not
+    // a request left unhandled. OPTIONS is left alone: a browser's preflight is CORS's business.
+    new NotificationsHandler(OTHER_METHODS, 'list', store, endpoint),
+    new NotificationsHandler(OTHER_METHODS, 'item', store, endpoint),
   ]
 }
