@@ -104,7 +104,29 @@ export interface Engine {
  * (`vi.useFakeTimers()`, Jest's) never freeze a mock's latency (docs/behaviour.md, "Building the response").
  */
 const realSetTimeout = globalThis.setTimeout
-const sleep = (ms: number) => new Promise<void>((resolve) => realSetTimeout(resolve, ms))
+const realClearTimeout = globalThis.clearTimeout
+
+/**
+ * A route's latency. It ends early when the client gives up (its signal) or the session's
+ * lifetime ends (a reset, the surface stopping): no timer outlives the request or the surface,
+ * so a test process exits when its tests are done, not when the longest latency would have.
+ */
+function sleep(ms: number, answering: Answering): Promise<void> {
+  const { signal } = answering
+  const lifetime = answering.lifetime?.()
+  if (signal?.aborted || lifetime?.aborted) return Promise.resolve()
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      realClearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      lifetime?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = realSetTimeout(done, ms)
+    signal?.addEventListener('abort', done, { once: true })
+    lifetime?.addEventListener('abort', done, { once: true })
+  })
+}
 
 /** The method a request counts as: `X-HTTP-Method-Override` on a POST wins. */
 export function effectiveMethod(request: EngineRequest): string {
@@ -349,9 +371,9 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     const answering = new Answering(request, url, method, route, entry, spec, handleOptions, options.pluginContext, typing)
     const latency = spec.latency ?? globalLatency
     // A streamed body starts its schedule when built: after the latency, so the first piece comes with the headers.
-    if (latency > 0 && (spec.stream || spec.events)) return sleep(latency).then(() => buildResponse(spec, answering)).then((response) => done(answering, response))
+    if (latency > 0 && (spec.stream || spec.events)) return sleep(latency, answering).then(() => buildResponse(spec, answering)).then((response) => done(answering, response))
     const built = buildResponse(spec, answering)
-    if (latency > 0) return Promise.all([built, sleep(latency)]).then(([response]) => done(answering, response))
+    if (latency > 0) return Promise.all([built, sleep(latency, answering)]).then(([response]) => done(answering, response))
     return built instanceof Promise ? built.then((response) => done(answering, response)) : done(answering, built)
   }
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { createPipeline } from '../../src/harness/pipeline.js'
 
@@ -25,5 +26,45 @@ describe('pipeline lifetimes: what ends open streams, hung requests and sockets'
     const b = p.lifetime('b')
     p.close()
     expect(b.aborted).toBe(true)
+  })
+})
+
+describe("a route's latency ends with the request's lifetime", () => {
+  // A user's symptom: `node --test` or Jest waited out a long latency after the tests were done.
+  const script = (body: string) => `
+    import { startMockServer } from ${JSON.stringify(new URL('../../dist/node/index.js', import.meta.url).href)}
+    const mocks = await startMockServer({ routes: { slow: { status: 200, latency: 30000 } }, latency: 0 })
+    ${body}
+  `
+  const exitAfter = (body: string) => {
+    const started = Date.now()
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script(body)], { encoding: 'utf8', timeout: 20_000 })
+    return { ms: Date.now() - started, status: child.status, stderr: child.stderr }
+  }
+
+  it('a client that gave up, then stop(): the process exits at once, not when the latency would end', () => {
+    const run = exitAfter(`
+      const controller = new AbortController()
+      const request = fetch(mocks.url + '/slow', { signal: controller.signal }).catch(() => 'aborted')
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      controller.abort()
+      console.log(await request)
+      await mocks.stop()
+    `)
+    expect(run.status, run.stderr).toBe(0)
+    // Generous: the latency is 30 s; an exit within 10 s can only mean its timer was cleared.
+    expect(run.ms).toBeLessThan(10_000)
+  })
+
+  it('a request in flight at reset is answered then, not 30 s later', () => {
+    const run = exitAfter(`
+      const answer = fetch(mocks.url + '/slow').then((res) => res.status)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      mocks.reset()
+      console.log(await answer)
+      await mocks.stop()
+    `)
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.ms).toBeLessThan(10_000)
   })
 })
