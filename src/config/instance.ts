@@ -154,7 +154,17 @@ export async function createInstance(
     // The files the overrides name are followed while they are in force.
     onOverridesChanged: () => source.follow(),
   })
-  const inlineFiles = source.filesFor(options.data ?? process.cwd())
+  /**
+   * Where the files of an inline override (`useRoutes({...})`) are read: the `data` option, else
+   * the data folder of the first local routes file (as the worker reads them from its first
+   * source's), else the working folder. Looked up at each call: a reload may have moved it.
+   */
+  const inlineFiles = () => {
+    const { config } = source
+    const local = [config.options.routes ?? []].flat().find((routes) => typeof routes === 'string')
+    const data = config.options.data ?? config.routes.find((spec) => spec.routes === local)?.data ?? process.cwd()
+    return source.filesFor(data)
+  }
 
   // Live reload (docs/behaviour.md, "Live reload and the working folder"): the source watches;
   // each good reload hands the new table (and handlers) to the pipeline.
@@ -190,7 +200,7 @@ export async function createInstance(
     openSocket: pipeline.openSocket,
     useRoutes(input, session = '') {
       let routes: RoutesConfig
-      let files = inlineFiles
+      let files = inlineFiles()
       if (typeof input === 'string') {
         const path = resolvePath(input)
         let text: string

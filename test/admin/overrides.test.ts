@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startMockServer, type RunningServer } from 'mockyard/node'
 import { createAdminClient } from 'mockyard/playwright'
 import { EXAMPLES_DATA, EXAMPLES_ROUTES } from '../contract/cases.js'
-import { captureLogs } from '../support/routes.js'
+import { captureLogs, removeTempDirs, writeMocks } from '../support/routes.js'
 
 describe('overrides over the listener', () => {
   let server: RunningServer
@@ -84,5 +84,25 @@ describe('overrides over the listener', () => {
     const res = await fetch(server.url + '/v1/new')
     expect(res.status).toBe(404)
     expect(((await res.json()) as { message: string }).message).toContain('v1/new answers no method: it has no file, url or status and no method key. Did you mean "file" for "fiel"?')
+  })
+})
+
+describe('the files of an inline override', () => {
+  it('are read from the data folder of the routes file when no data option is given, not from the working folder', async () => {
+    const mocks = writeMocks({ 'v1/users': { file: 'users.json' } }, { 'users.json': '"loaded"', 'other.json': '"override"' })
+    const server = await startMockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider })
+    try {
+      expect(await (await fetch(`${server.url}/v1/users`)).json()).toBe('loaded')
+      server.useRoutes({ 'v1/users': { file: 'other.json' } })
+      const res = await fetch(`${server.url}/v1/users`)
+      expect([res.status, await res.json()]).toEqual([200, 'override'])
+      // The same through the admin endpoint the Playwright fixture uses, for one session.
+      await createAdminClient(server.url, { session: 's1' }).useRoutes({ 'v1/users': { file: 'users.json', status: 202 } })
+      const own = await fetch(`${server.url}/v1/users`, { headers: { 'x-mockyard-session': 's1' } })
+      expect([own.status, await own.json()]).toEqual([202, 'loaded'])
+    } finally {
+      await server.stop()
+      removeTempDirs()
+    }
   })
 })
