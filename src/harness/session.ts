@@ -12,6 +12,9 @@ export const SESSION_COOKIE = 'mockyard-session'
 
 const CONTROL = /[\u0000-\u001f\u007f]/
 
+/** A session that can be sent as a header value as it is: visible ASCII, spaces and tabs inside, nothing else. */
+export const SENDABLE_SESSION = /^[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?$/
+
 /** The value of the `mockyard-session` cookie in a `Cookie` header, or `''`. */
 export function sessionCookie(cookie: string | null | undefined): string {
   if (!cookie) return ''

@@ -25,7 +25,7 @@ import http, { type ClientRequest, type IncomingMessage } from 'node:http'
 import https from 'node:https'
 import { formatMessage } from '../core/errors.js'
 import type { Logger } from '../core/types.js'
-import { SESSION_HEADER, sessionOf } from '../harness/session.js'
+import { SENDABLE_SESSION, SESSION_HEADER, sessionOf } from '../harness/session.js'
 
 /** Where the listener's URL is read from when `targets` is not given. */
 const URL_VARIABLE = 'MOCKYARD_URL'
@@ -185,11 +185,9 @@ function hookIncoming(): () => void {
  */
 function incomingSession(req: IncomingMessage): string {
   const session = sessionOf(req.headers)
-  return SENDABLE.test(session) ? session : ''
+  return SENDABLE_SESSION.test(session) ? session : ''
 }
 
-/** A header value that needs no escaping: visible ASCII, spaces and tabs inside, nothing else. */
-const SENDABLE = /^[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?$/
 
 /** The request's own events (body chunks, `end`) run in the session's context too. */
 function bindEvents(req: IncomingMessage, session: string): void {

@@ -2,7 +2,7 @@ import { formatMessage, withoutPrefix } from '../core/errors.js'
 import { matchesFilter, type RequestFilter, type RequestRecord } from '../harness/request-log.js'
 import { expectCalledIn } from '../harness/route-usage.js'
 import type { RoutesConfig } from '../core/types.js'
-import { SESSION_HEADER } from '../harness/session.js'
+import { SENDABLE_SESSION, SESSION_HEADER } from '../harness/session.js'
 import type { LoggedRequest, RemoteHarness, WaitOptions } from '../harness/harness-api.js'
 import type { Coverage } from '../harness/traffic-check.js'
 
@@ -100,6 +100,13 @@ async function call(url: string, listener: string, init: RequestInit): Promise<u
  * const [first] = await admin.requests({ path: '/v1/users' }) // { method, url, route, entry, file, status, ... }
  */
 export function createAdminClient(url: string, options: { session?: string } = {}): AdminClient {
+  // A session travels as a header: one that cannot be sent (a test title with "—" or a newline)
+  // is said here, not taken for a listener that cannot be reached at the first call.
+  if (options.session !== undefined && options.session !== '' && !SENDABLE_SESSION.test(options.session)) {
+    throw new TypeError(
+      formatMessage(`session ${JSON.stringify(options.session.slice(0, 80))}: not a value a header can carry (visible ASCII, spaces inside). Use an ASCII name, or encodeURIComponent() it.`),
+    )
+  }
   const base = url.replace(/\/+$/, '') + '/__mockyard/'
   const headers: Record<string, string> = options.session ? { [SESSION_HEADER]: options.session } : {}
   const client: AdminClient = {

@@ -54,3 +54,16 @@ describe('createAdminClient(url, { session }).expectCalled(route, count)', () =>
     await expect(admin.expectCalled('POST v1/payments')).rejects.toThrow('it was called 0 times')
   })
 })
+
+describe('createAdminClient(url, { session }) with a session no header can carry', () => {
+  it('throws a TypeError naming it at once, not an unreachable listener at the first call', () => {
+    for (const session of ['checkout — happy path', 'two\nlines', ' padded']) {
+      expect(() => createAdminClient(server.url, { session })).toThrow(TypeError)
+    }
+    expect(() => createAdminClient(server.url, { session: 'checkout — happy path' })).toThrow(
+      '[mockyard] session "checkout — happy path": not a value a header can carry (visible ASCII, spaces inside). Use an ASCII name, or encodeURIComponent() it.',
+    )
+    // Spaces inside are fine, as any header value.
+    expect(createAdminClient(server.url, { session: 'checkout happy path' }).session).toBe('checkout happy path')
+  })
+})
