@@ -30,6 +30,9 @@ export type { MockServerHandle, SetupOptions }
 export function setupMockServer(options: SetupOptions | string = {}): MockServerHandle {
   return setupWithRunner<{ error?: unknown }>(options, {
     name: 'node:test',
+    // Without isolation every file runs in one process, and file-level hooks all go to its root.
+    twiceHint:
+      'Under node --test --test-isolation=none all test files share one process, so each file\'s setupMockServer() is active at once: run with isolation (the default), or put each file\'s call and its tests inside a describe() block of their own.',
     beforeAll: (fn) => before(fn),
     // The hook's context is the test's: `error` is what the test failed with, if it did.
     afterEach: (fn) => afterEach((context) => fn(context as { error?: unknown })),

@@ -39,6 +39,8 @@ export interface RunnerHooks<Context> {
   afterAll(fn: () => Promise<void>): void
   /** The errors the current test failed with so far, so an explanation is not repeated. */
   testErrors?(context: Context): unknown[] | undefined
+  /** The runner's own way into a second active call, said after the usual causes (node:test's `--test-isolation=none`). */
+  twiceHint?: string
 }
 
 /**
@@ -75,7 +77,8 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
       if (!(error instanceof InterceptionActiveError)) throw error
       throw new Error(
         formatMessage(
-          'setupMockServer() is already intercepting requests in this test file: it was called twice (a setup file and the test file both call it?), and only one can be active at a time. Keep one call: either in the setup file (export its handle for the tests), or in each test file.',
+          'setupMockServer() is already intercepting requests in this test file: it was called twice (a setup file and the test file both call it?), and only one can be active at a time. Keep one call: either in the setup file (export its handle for the tests), or in each test file.' +
+            (runner.twiceHint ? ` ${runner.twiceHint}` : ''),
         ),
       )
     }
