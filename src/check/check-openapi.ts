@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { dirname, isAbsolute, join } from 'node:path'
+import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { RegExpEngine } from 'ajv/dist/types/index.js'
@@ -57,49 +57,110 @@ export interface Operation {
 }
 
 /**
- * Rewrites OpenAPI 3.0's own schema keywords into draft-07, in place: `nullable: true` adds the
- * `null` type (and `null` to an `enum`); boolean `exclusiveMinimum`/`exclusiveMaximum` take their
- * bound's number.
+ * The `anyOf`s convertKeywords writes for 3.0's `nullable` without `type`, and their `null`
+ * branches: a value that fails such a schema is reported by the errors of its own branch only
+ * (not also "must be null" and "must match a schema in anyOf").
  */
-function convert30(value: unknown, seen = new Set<unknown>()): void {
-  if (typeof value !== 'object' || value === null || seen.has(value)) return
+const NULLABLE_REWRITES = new WeakSet<object>()
+
+/** Keywords whose values are data (examples, defaults, enumerations): converted nowhere inside. */
+const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'enum', 'const'])
+/**
+ * Keys whose values map names to schemas and other objects of the document: a name there (a
+ * property `nullable`, a `default` response, a schema named `example`) is no keyword.
+ */
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas', 'schemas', 'responses', 'parameters', 'headers', 'requestBodies', 'callbacks', 'pathItems', 'content', 'encoding'])
+
+/**
+ * Rewrites OpenAPI's own schema keywords into JSON Schema, in place, and returns the objects
+ * whose content moved (below). `nullable`, a keyword of 3.0 only, is always removed (ajv would
+ * refuse it without `type`, and it means nothing in 3.1). In 3.0: `nullable: true` adds the `null`
+ * type (and `null` to an `enum`), or, without `type` (`{ nullable: true, allOf: [...] }`), moves the
+ * schema's keywords into `{ anyOf: [<them>, { type: 'null' }] }`; boolean
+ * `exclusiveMinimum`/`exclusiveMaximum` take their bound's number. Examples, defaults and
+ * enumerations are data and stay as written.
+ */
+function convertKeywords(value: unknown, is30: boolean, moved: Json[] = [], seen = new Set<unknown>(), names = false): Json[] {
+  if (typeof value !== 'object' || value === null || seen.has(value)) return moved
   seen.add(value)
   if (Array.isArray(value)) {
-    for (const item of value) convert30(item, seen)
-    return
+    for (const item of value) convertKeywords(item, is30, moved, seen)
+    return moved
   }
-  const object = value as Json
-  if (object.nullable === true) {
-    if (typeof object.type === 'string') object.type = [object.type, 'null']
-    if (Array.isArray(object.enum) && !object.enum.includes(null)) object.enum = [...object.enum, null]
+  let object = value as Json
+  if (names) {
+    for (const child of Object.values(object)) convertKeywords(child, is30, moved, seen)
+    return moved
   }
-  for (const [flag, bound] of [
-    ['exclusiveMinimum', 'minimum'],
-    ['exclusiveMaximum', 'maximum'],
-  ] as const) {
-    if (object[flag] === true && typeof object[bound] === 'number') {
-      object[flag] = object[bound]
-      delete object[bound]
-    } else if (object[flag] === false) delete object[flag]
+  if (typeof object.nullable === 'boolean') {
+    const nullable = object.nullable
+    delete object.nullable
+    if (nullable && is30) {
+      if (typeof object.type === 'string') object.type = [object.type, 'null']
+      else if (Array.isArray(object.type) && !object.type.includes('null')) object.type = [...object.type, 'null']
+      if (Array.isArray(object.enum) && !object.enum.includes(null)) object.enum = [...object.enum, null]
+      if (object.type === undefined) {
+        const rest: Json = { ...object }
+        for (const key of Object.keys(object)) delete object[key]
+        const nullBranch = { type: 'null' }
+        object.anyOf = [rest, nullBranch]
+        NULLABLE_REWRITES.add(object)
+        NULLABLE_REWRITES.add(nullBranch)
+        moved.push(object)
+        object = rest
+      }
+    }
   }
-  for (const child of Object.values(object)) convert30(child, seen)
+  if (is30) {
+    for (const [flag, bound] of [
+      ['exclusiveMinimum', 'minimum'],
+      ['exclusiveMaximum', 'maximum'],
+    ] as const) {
+      if (object[flag] === true && typeof object[bound] === 'number') {
+        object[flag] = object[bound]
+        delete object[bound]
+      } else if (object[flag] === false) delete object[flag]
+    }
+  }
+  for (const [key, child] of Object.entries(object)) {
+    if (DATA_KEYWORDS.has(key) || key.startsWith('x-')) continue
+    convertKeywords(child, is30, moved, seen, NAME_MAPS.has(key))
+  }
+  return moved
+}
+
+/**
+ * The pointer a schema had as written, from its pointer after convertKeywords moved the content
+ * of `moved` (their pointers, longest first): `<p>/anyOf/0/...` is `<p>/...`, the `null` branch
+ * `<p>/anyOf/1` is `<p>/nullable`.
+ */
+function unmovedPointer(pointer: string, moved: readonly string[]): string {
+  for (const at of moved) {
+    if (pointer === `${at}/anyOf`) pointer = at
+    else if (pointer === `${at}/anyOf/0` || pointer.startsWith(`${at}/anyOf/0/`)) pointer = at + pointer.slice(at.length + '/anyOf/0'.length)
+    else if (pointer === `${at}/anyOf/1` || pointer.startsWith(`${at}/anyOf/1/`)) pointer = `${at}/nullable`
+  }
+  return pointer
 }
 
 /**
  * Loads an OpenAPI 3.0 or 3.1 document (JSON or YAML, `$ref`s across files), bundled into one
- * object. The JSON Schema validator is ajv with ajv-formats: the 2020-12 dialect for 3.1,
- * draft-07 for 3.0 (whose `nullable` and boolean `exclusiveMinimum` are rewritten first).
- * Throws an Error saying why when the file is not such a document.
+ * object whose `$ref`s are all internal (`#/...`). The JSON Schema validator is ajv with
+ * ajv-formats: the 2020-12 dialect for 3.1, draft-07 for 3.0 (whose `nullable` and boolean
+ * `exclusiveMinimum` are rewritten first: convertKeywords). `reader` names the command in a
+ * refusal (`mockyard check` by default). Throws an Error saying why when the file is not such a
+ * document.
  *
  * @example
  * const api = await loadOpenApi('mocks/openapi.yaml', (file) => path.relative(process.cwd(), file))
  */
-export async function loadOpenApi(path: string, display: (file: string) => string, options: { regExp?: RegExpEngine } = {}): Promise<OpenApiDocument> {
+export async function loadOpenApi(path: string, display: (file: string) => string, options: { regExp?: RegExpEngine; reader?: string } = {}): Promise<OpenApiDocument> {
   const { default: RefParser } = await import('@apidevtools/json-schema-ref-parser')
   // Every file is read through documentOptions: regular files within the limit, no network.
-  const files = (await readWith(path, display, (options) => new RefParser().resolve(path, options))).values() as Record<string, unknown>
+  const reader = options.reader ?? 'mockyard check'
+  const files = (await readWith(path, display, (options) => new RefParser().resolve(path, options), reader)).values() as Record<string, unknown>
   checkRefTargets(files, path, display)
-  const doc = (await readWith(path, display, (options) => new RefParser().bundle(path, options))) as Json
+  const doc = (await readWith(path, display, (options) => new RefParser().bundle(path, options), reader)) as Json
   const label = display(path)
   const version = typeof doc.openapi === 'string' ? doc.openapi : undefined
   if (!version || !/^3\.[01]\./.test(version)) {
@@ -107,7 +168,16 @@ export async function loadOpenApi(path: string, display: (file: string) => strin
   }
   if (!isObject(doc.paths)) throw new Error('the document has no "paths"')
   const is31 = version.startsWith('3.1')
-  if (!is31) convert30(doc)
+  // Where each part of the bundle was written, taken before any keyword is rewritten.
+  const origins = originsOf(doc, files, path)
+  const written = (pointer: string) => {
+    let best = ''
+    for (const prefix of origins.keys()) if (prefix.length > best.length && (pointer === prefix || pointer.startsWith(prefix + '/'))) best = prefix
+    const origin = origins.get(best)
+    return origin ? { file: origin.file, pointer: `${origin.pointer}${pointer.slice(best.length)}` } : { file: path, pointer }
+  }
+  internalizeRefs(doc, path, written, display)
+  const movedObjects = convertKeywords(doc, !is31)
   const pointers = new Map<unknown, string>()
   const walk = (value: unknown, pointer: string) => {
     if (typeof value !== 'object' || value === null || pointers.has(value)) return
@@ -116,12 +186,10 @@ export async function loadOpenApi(path: string, display: (file: string) => strin
     else for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`)
   }
   walk(doc, '')
-  const origins = originsOf(doc, files, path)
+  const moved = movedObjects.map((object) => pointers.get(object)!).sort((a, b) => b.length - a.length)
   const locate = (pointer: string) => {
-    let best = ''
-    for (const prefix of origins.keys()) if (prefix.length > best.length && (pointer === prefix || pointer.startsWith(prefix + '/'))) best = prefix
-    const origin = origins.get(best)
-    return origin ? `${display(origin.file)}#${origin.pointer}${pointer.slice(best.length)}` : `${label}#${pointer}`
+    const place = written(unmovedPointer(pointer, moved))
+    return `${place.file === path ? label : display(place.file)}#${place.pointer}`
   }
   // ajv and ajv-formats are CommonJS: their class and function are the `default` of the exports.
   const cjs = <T>(module: { default: unknown }) => ((module.default as { default?: T }).default ?? module.default) as T
@@ -153,8 +221,8 @@ export async function loadOpenApi(path: string, display: (file: string) => strin
 }
 
 /** Runs the `$ref` resolver with documentOptions; a file it refused is the error, in those words. */
-async function readWith<T>(root: string, display: (file: string) => string, run: (options: ReturnType<typeof documentOptions>['options']) => Promise<T>): Promise<T> {
-  const { options, refusal } = documentOptions(root, display)
+async function readWith<T>(root: string, display: (file: string) => string, run: (options: ReturnType<typeof documentOptions>['options']) => Promise<T>, reader: string): Promise<T> {
+  const { options, refusal } = documentOptions(root, display, reader)
   try {
     return await run(options)
   } catch (error) {
@@ -263,6 +331,48 @@ function checkRefTargets(files: Record<string, unknown>, root: string, display: 
   if (problems.length > 0) throw new DocumentError(problems.join('; '), { place: first ?? { file: root, pointer: '' }, fix: problems.length === 1 ? fix : 'Make each $ref point to a schema.' })
 }
 
+/** The value at a JSON Pointer (tokens not URI-encoded) of the bundled document, following its internal `$ref`s on the way. */
+function valueInBundle(doc: Json, pointer: string): unknown {
+  let node: unknown = doc
+  for (const token of pointer.split('/').slice(1)) {
+    const key = token.replace(/~1/g, '/').replace(/~0/g, '~')
+    node = deref(doc, node)
+    node = (isObject(node) || Array.isArray(node)) && has(node, key) ? (node as Json)[key] : undefined
+  }
+  return node
+}
+
+/**
+ * Makes every `$ref` of the bundled document internal. The bundler leaves as written a `$ref`
+ * from another file back into the root document (`paths/pet.yaml` naming
+ * `../openapi.yaml#/components/schemas/Pet`), which neither ajv nor `deref` can follow: each
+ * becomes `#/components/schemas/Pet`. A `$ref` that still names something outside the bundle
+ * is refused, naming it, rather than left to be skipped later. `written` gives the file and
+ * pointer a place of the bundle was written at.
+ */
+function internalizeRefs(doc: Json, root: string, written: (pointer: string) => Place, display: (file: string) => string): void {
+  const problems: string[] = []
+  let first: Place | undefined
+  const seen = new Set<unknown>()
+  const visit = (value: unknown, pointer: string, depth: number) => {
+    if (typeof value !== 'object' || value === null || seen.has(value) || depth > 500) return
+    seen.add(value)
+    if (isObject(value) && typeof value.$ref === 'string' && !value.$ref.startsWith('#')) {
+      const at = written(pointer)
+      const target = targetOf(value.$ref, at.file)
+      if (resolve(target.file) === resolve(root) && valueInBundle(doc, target.pointer) !== undefined) {
+        value.$ref = `#${target.pointer.split('/').map(encodeURIComponent).join('/')}`
+      } else {
+        first ??= at
+        problems.push(`the $ref "${value.$ref}" at ${display(at.file)}#${at.pointer} names ${display(target.file)}#${target.pointer}, which is not part of the document once its files are bundled`)
+      }
+    }
+    for (const [key, child] of Object.entries(value)) visit(child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, depth + 1)
+  }
+  visit(doc, '', 0)
+  if (problems.length > 0) throw new DocumentError(problems.join('; '), { place: first!, fix: 'Point each $ref at a schema of the document or of a file beside it (a relative path and a #/pointer).' })
+}
+
 /**
  * Where the parts of the bundled document come from: bundling copies a schema of another file
  * where it is first referenced, so its pointers there are mapped back to the file and pointer it
@@ -313,7 +423,11 @@ export function deref(doc: Json, value: unknown): unknown {
   return value
 }
 
-/** The path part of a server URL (`https://api.test/v1` -> `/v1`), variables at their defaults. */
+/**
+ * The path part of a server URL (`https://api.test/v1` -> `/v1`), variables at their defaults. A
+ * URL without a scheme is read against one: a path (`/v1`), or a protocol-relative URL
+ * (`//petstore.swagger.io/v2` -> `/v2`, what swagger2openapi writes) whose host is no path.
+ */
 export function basePathOf(server: unknown): string {
   if (!isObject(server) || typeof server.url !== 'string') return ''
   const variables = isObject(server.variables) ? server.variables : {}
@@ -322,10 +436,31 @@ export function basePathOf(server: unknown): string {
     return isObject(variable) && variable.default !== undefined ? String(variable.default) : ''
   })
   try {
-    return new URL(url).pathname
+    return new URL(url, 'http://base.invalid/').pathname
   } catch {
     return url.split(/[?#]/)[0] ?? ''
   }
+}
+
+/** The servers an operation is served under: its own, else its path item's, else the document's (else `/`). */
+export function serversOf(doc: Json, pathItem: Json, operation: Json): unknown[] {
+  const docServers = Array.isArray(doc.servers) && doc.servers.length > 0 ? doc.servers : [{ url: '/' }]
+  return ([operation.servers, pathItem.servers].find((s) => Array.isArray(s) && s.length > 0) as unknown[] | undefined) ?? docServers
+}
+
+/**
+ * A literal of a path as a request's URL carries it: what the URL parser percent-encodes in a
+ * path (`café` -> `caf%C3%A9`; controls, space, `"`, `<`, `>`, `^`, `` ` ``, `{`, `}`) encoded, the
+ * rest (`%XX` included) as written.
+ */
+export function encodePathLiteral(text: string): string {
+  return text.replace(/[\u0000-\u0020"<>^`{}\u007f]|[^\u0000-\u007f]/gu, (char) => {
+    try {
+      return encodeURIComponent(char)
+    } catch {
+      return '%EF%BF%BD' // a lone surrogate: the URL parser writes U+FFFD
+    }
+  })
 }
 
 function segmentsOf(path: string): string[] {
@@ -335,20 +470,34 @@ function segmentsOf(path: string): string[] {
     .map((s) => (s.includes('{') ? '{}' : s))
 }
 
+/** A segment compared as text: percent-encoding undone, then lower case (`caf%C3%A9` and `Café` are one). */
+function segmentText(segment: string): string {
+  if (!segment.includes('%')) return segment.toLowerCase()
+  try {
+    return decodeURIComponent(segment).toLowerCase()
+  } catch {
+    return segment.toLowerCase()
+  }
+}
+
+/** Whether two literal segments name the same path segment, as written or percent-encoded. */
+function sameSegment(a: string, b: string): boolean {
+  return a === b || ((a.includes('%') || b.includes('%')) && segmentText(a) === segmentText(b))
+}
+
 /** Every operation of the document, with its path under each server's base path. */
 export function operationsOf(doc: Json): Operation[] {
   const operations: Operation[] = []
   const paths = doc.paths as Json
-  const docServers = Array.isArray(doc.servers) && doc.servers.length > 0 ? doc.servers : [{ url: '/' }]
   for (const [path, rawItem] of Object.entries(paths)) {
     const pathItem = deref(doc, rawItem)
     if (!isObject(pathItem)) continue
     for (const method of OPERATION_METHODS) {
       const operation = deref(doc, pathItem[method])
       if (!isObject(operation)) continue
-      const servers = [operation.servers, pathItem.servers].find((s) => Array.isArray(s) && s.length > 0) ?? docServers
-      const patterns = (servers as unknown[]).map((server) => [...segmentsOf(basePathOf(server)), ...segmentsOf(path)])
-      const sample = `${basePathOf((servers as unknown[])[0]).replace(/\/+$/, '')}/${path.replace(/^\/+/, '').replace(/\{[^}]*\}/g, '1')}`
+      const servers = serversOf(doc, pathItem, operation)
+      const patterns = servers.map((server) => [...segmentsOf(basePathOf(server)), ...segmentsOf(path)])
+      const sample = `${basePathOf(servers[0]).replace(/\/+$/, '')}/${encodePathLiteral(path.replace(/^\/+/, '').replace(/\{[^}]*\}/g, '1'))}`
       operations.push({ method, path, patterns, operation, pathItem, name: `${method.toUpperCase()} ${path}`, sample })
     }
   }
@@ -359,7 +508,8 @@ export function operationsOf(doc: Json): Operation[] {
  * How well a route key's segments fit an operation's: `undefined` when they cannot, else a score
  * (a literal matching a literal counts most). A route literal fits a template segment (`v1/jobs/42`
  * mocks `/jobs/{id}`); a route parameter fits only a template segment; a trailing `*` fits the rest.
- * The document's last segment may carry a format suffix (`/users.json` fits `v1/users`).
+ * The document's last segment may carry a format suffix (`/users.json` fits `v1/users`). Literals
+ * compare percent-decoded: `caf%C3%A9` (a request's path, a route key) fits `/café`.
  */
 export function fit(route: string[], operation: string[]): number | undefined {
   const wildcard = route[route.length - 1] === '*'
@@ -373,7 +523,7 @@ export function fit(route: string[], operation: string[]): number | undefined {
     const o = operation[i]!
     if (o === '{}') score += param ? 2 : 1
     else if (param) return undefined
-    else if (r === o || (i === operation.length - 1 && o.replace(/\.[^.]+$/, '') === r)) score += 3
+    else if (sameSegment(r, o) || (i === operation.length - 1 && sameSegment(o.replace(/\.[^.]+$/, ''), r))) score += 3
     else return undefined
   }
   return score
@@ -478,6 +628,60 @@ function bodyHasKey(doc: Json, operation: Json, key: string): boolean | undefine
   return schemas.some((schema) => schema === undefined || schemaHasPath(doc, schema, parsePath(key)) || schemaHasPath(doc, schema, [key]))
 }
 
+/**
+ * The errors of a validation that are reported, for a value sent one way (a data file is an
+ * answer): without the `required` errors of properties required only the other way
+ * (requiredOnlyTheOtherWay), nor those of the `anyOf` a 3.0 `nullable` became, whose own branch's
+ * errors say what is wrong. `mockyard check` and the validate option report the same.
+ */
+export function reportedErrors(api: OpenApiDocument, errors: readonly ErrorObject[] | null | undefined, side: 'request' | 'response'): ErrorObject[] {
+  return (errors ?? []).filter((error) => {
+    if (isObject(error.parentSchema) && NULLABLE_REWRITES.has(error.parentSchema) && (error.keyword === 'anyOf' || error.keyword === 'type')) return false
+    return !requiredOnlyTheOtherWay(api, error, side)
+  })
+}
+
+/**
+ * Whether a `required` error is for a property OpenAPI requires only the other way: a `readOnly`
+ * property is required in answers, never in requests; a `writeOnly` one the reverse (one `User`
+ * schema serves the POST body without `id` and the answer with it). The property is looked up
+ * where the `required` list is and in the other parts of the `allOf` it belongs to
+ * (`User: { allOf: [Entity, { required: [id, name] }] }` with `id` declared `readOnly` in `Entity`).
+ * Both `mockyard check` (data files are answers) and the validate option read it.
+ */
+export function requiredOnlyTheOtherWay(api: OpenApiDocument, error: ErrorObject, side: 'request' | 'response'): boolean {
+  if (error.keyword !== 'required' || !isObject(error.parentSchema)) return false
+  const name = String((error.params as { missingProperty?: unknown }).missingProperty)
+  const flag = side === 'request' ? 'readOnly' : 'writeOnly'
+  const { doc } = api
+  // The outermost schema whose allOf holds the one with the `required` list.
+  let top: Json = error.parentSchema
+  for (let pointer = api.pointerOf(top); pointer !== undefined; ) {
+    const part = /^(.*)\/allOf\/\d+$/.exec(pointer)
+    const owner = part ? valueAt(doc, part[1]!) : undefined
+    if (!isObject(owner) || !Array.isArray(owner.allOf)) break
+    top = owner
+    pointer = part![1]
+  }
+  const seen = new Set<unknown>()
+  const flagged = (schema: unknown, depth: number): boolean => {
+    schema = deref(doc, schema)
+    if (!isObject(schema) || seen.has(schema) || depth > 20) return false
+    seen.add(schema)
+    if (schema[flag] === true) return true
+    // `{ allOf: [{ $ref: Id }], readOnly: true }`, or a 3.0 `nullable` rewritten as anyOf.
+    return ['allOf', 'anyOf'].some((key) => Array.isArray(schema[key]) && (schema[key] as unknown[]).some((part) => flagged(part, depth + 1)))
+  }
+  const declares = (schema: unknown, depth: number): boolean => {
+    schema = deref(doc, schema)
+    if (!isObject(schema) || depth > 20) return false
+    const properties = deref(doc, schema.properties)
+    if (isObject(properties) && has(properties, name) && flagged(properties[name], 0)) return true
+    return Array.isArray(schema.allOf) && schema.allOf.some((part) => declares(part, depth + 1))
+  }
+  return declares(top, 0)
+}
+
 export function describeError(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>
   let detail = ''
@@ -559,6 +763,8 @@ export async function checkOpenApi(
     entries.push({ severity: 'error', ...entry })
   }
   const baseHint = Array.isArray(doc.servers) && doc.servers.length > 0 ? ` (the servers' base path: ${(doc.servers as unknown[]).map(basePathOf).join(', ')})` : ''
+  /** The base paths the document's own servers give (an operation's servers replace them). */
+  const docBases = new Set(serversOf(doc, {}, {}).map((server) => normalizePath(basePathOf(server))))
 
   for (const source of sources) {
     const ref = (path: Path) => `${source.file}#${toPointer(path)}`
@@ -590,8 +796,16 @@ export async function checkOpenApi(
           })
           if (!fits) continue
           const base = '/' + segments.slice(0, drop).join('/')
-          prefixHint = `; it would match ${fits.path} under the base path ${base}`
-          fix = `Add a server with that base path to the document (servers: [{ url: "${base}" }]) if the API is served there, or fix the route.`
+          if (docBases.has(normalizePath(base))) {
+            // The document's servers give that base path, but the operation (or its path) has servers of its own.
+            const own = serversOf(doc, fits.pathItem, fits.operation).map(basePathOf)
+            const routeKey = [...normalizePath(own[0] ?? '').split('/').filter(Boolean), ...rest].join('/')
+            prefixHint = `; it would match ${fits.path}, but ${fits.name} has servers of its own, which replace the document's: it is served under the base path ${own.map((b) => b || '/').join(', ')}, not ${base}`
+            fix = `Write the route under the operation's base path ("${routeKey}") if the API is served there, or fix the operation's servers in the document.`
+          } else {
+            prefixHint = `; it would match ${fits.path} under the base path ${base}`
+            fix = `Add a server with that base path to the document (servers: [{ url: "${base}" }]) if the API is served there, or fix the route.`
+          }
         }
         error({ kind: 'no-operation', file: source.file, pointer: toPointer([key]), message: `no path of ${api.label} matches the route "${key}"${baseHint}${prefixHint}`, fix })
         continue
@@ -678,7 +892,8 @@ export async function checkOpenApi(
           const valid = validate(value)
           steps.after?.(step)
           if (valid) continue
-          for (const problem of validate.errors ?? []) {
+          // A data file is an answer: a required writeOnly property is not in it.
+          for (const problem of reportedErrors(api, validate.errors, 'response')) {
             const parent = api.pointerOf(problem.parentSchema)
             const schemaAt = api.locate(parent !== undefined ? `${parent}/${problem.keyword}` : problem.schemaPath.replace(/^#/, pointer))
             error({

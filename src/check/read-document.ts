@@ -96,9 +96,10 @@ function filePathOf(url: string): string | undefined {
  * within DOCUMENT_LIMIT, and refuses every other URL without touching the network (the built-in
  * HTTP resolver is off); JSON and YAML parsers only (text and binary files are not schemas):
  * JSON errors without the text around them (V8 quotes it), YAML read by `yaml`, whose alias
- * limit stops alias bombs.
+ * limit stops alias bombs. `reader` names what reads the document in the refusal of a remote
+ * `$ref` (`mockyard check`, `mockyard init`, `the validate option`).
  */
-export function documentOptions(root: string, display: (file: string) => string) {
+export function documentOptions(root: string, display: (file: string) => string, reader = 'mockyard check') {
   let total = 0
   // The resolver wraps what a plugin throws in its own words ("Error reading file"): the first
   // refusal is kept here, and loadOpenApi reports it instead.
@@ -118,7 +119,7 @@ export function documentOptions(root: string, display: (file: string) => string)
       const path = filePathOf(file.url)
       const isRoot = path === root
       if (path === undefined) {
-        refuse(`${where(file)} is remote (${file.url.split('#')[0]}); mockyard check makes no network access, so it was not fetched`, FIX_REMOTE)
+        refuse(`${where(file)} is remote (${file.url.split('#')[0]}); ${reader} makes no network access, so it was not fetched`, FIX_REMOTE)
       }
       if (!isRoot && !SCHEMA_EXTENSIONS.has(extname(path).toLowerCase())) {
         refuse(`${where(file)} names ${display(path)}, which is not a schema: $refs name .json, .yaml or .yml files`, FIX_NOT_SCHEMA)

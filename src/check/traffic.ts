@@ -11,7 +11,7 @@ import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import { normalizePath } from '../core/compile-routes.js'
 import type { MockResponse } from '../core/build-response.js'
 import type { Coverage, Exchange, TrafficCheck, Violation } from '../harness/traffic-check.js'
-import { basePathOf, deref, describeError, fit, isJsonType, loadOpenApi, mediaMatches, operationsOf, responseFor, type OpenApiDocument, type Operation } from './check-openapi.js'
+import { basePathOf, deref, describeError, fit, isJsonType, loadOpenApi, mediaMatches, operationsOf, reportedErrors, responseFor, type OpenApiDocument, type Operation } from './check-openapi.js'
 
 type Json = Record<string, unknown>
 
@@ -62,7 +62,7 @@ const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization'])
  * check.check({ method: 'GET', url: 'http://api.test/v1/users', headers, body: null, response })
  */
 export async function loadTrafficCheck(path: string, display: (file: string) => string): Promise<TrafficCheck> {
-  const api = await loadOpenApi(path, display, { regExp: await linearRegExp() })
+  const api = await loadOpenApi(path, display, { regExp: await linearRegExp(), reader: 'the validate option' })
   return createTrafficCheck(api)
 }
 
@@ -146,7 +146,7 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
   function validate(value: unknown, schemaPointer: string, side: Violation['where'], prefix: string, describe: (error: ErrorObject) => string): Violation[] {
     const validator: ValidateFunction = api.validatorAt(schemaPointer)
     if (validator(value)) return []
-    return (validator.errors ?? []).filter((error) => !onlyTheOtherWay(doc, error, side)).map((error) => {
+    return reportedErrors(api, validator.errors, side).map((error) => {
       const parent = api.pointerOf(error.parentSchema)
       return {
         where: side,
@@ -286,18 +286,6 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
       return { document: api.label, operations, answered: count, total: operations.length, text: lines.join('\n') }
     },
   }
-}
-
-/**
- * Whether an error is a `required` property that OpenAPI requires only the other way: a
- * `readOnly` property is required in answers, never in requests; a `writeOnly` one the reverse
- * (one `User` schema serves the POST body without `id` and the answer with it).
- */
-function onlyTheOtherWay(doc: Json, error: ErrorObject, side: Violation['where']): boolean {
-  if (error.keyword !== 'required' || !isObject(error.parentSchema)) return false
-  const properties = deref(doc, error.parentSchema.properties)
-  const property = isObject(properties) ? deref(doc, properties[String((error.params as { missingProperty?: unknown }).missingProperty)]) : undefined
-  return isObject(property) && property[side === 'request' ? 'readOnly' : 'writeOnly'] === true
 }
 
 /** The parameters of an operation (the path item's, replaced by the operation's of the same name and place). */

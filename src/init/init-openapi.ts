@@ -69,11 +69,11 @@ export async function initFromOpenApi(options: InitOptions): Promise<InitResult>
 
   let api
   try {
-    api = await loadOpenApi(path, show)
+    api = await loadOpenApi(path, show, { reader: 'mockyard init' })
   } catch (error) {
     const fix = error instanceof DocumentError ? (error.fix ?? 'Give an OpenAPI 3.0 or 3.1 document (JSON or YAML).') : 'Give an OpenAPI 3.0 or 3.1 document (JSON or YAML).'
     const where = error instanceof DocumentError && error.place ? ` (${show(error.place.file)}#${error.place.pointer})` : ''
-    throw new InitError(`${show(path)} cannot be used: ${(error as Error).message}${where}`, fix)
+    throw new InitError(`${show(path)} cannot be used: ${(error as Error).message.replace(/\.$/, '')}${where}`, fix)
   }
   const validates = (schema: Record<string, unknown>, value: unknown) => {
     const pointer = api.pointerOf(schema)

@@ -7,7 +7,7 @@
  */
 import type { RouteConfig, RouteEntryConfig, RoutesConfig } from '../core/types.js'
 import { sampleSchema, type SampleContext } from './sample-schema.js'
-import { basePathOf as serverBasePath, deref } from '../check/check-openapi.js'
+import { basePathOf as serverBasePath, deref, encodePathLiteral, serversOf } from '../check/check-openapi.js'
 import { isRoutePath } from '../core/routes-model.js'
 
 type Json = Record<string, unknown>
@@ -55,7 +55,9 @@ export function basePathOf(server: unknown): string {
 /**
  * The route key of a document path under a base path: `/users/{id}` under `/api/v1` ->
  * `api/v1/users/:id`. A segment holding a template anywhere (`{name}.{ext}`) is one parameter,
- * named after its first template: routes match whole segments.
+ * named after its first template: routes match whole segments. A literal segment is written as
+ * a request's path carries it, percent-encoded where the URL parser encodes (`/café` -> `caf%C3%A9`):
+ * the route table compares the path as it arrives.
  */
 export function routeKeyOf(base: string, path: string): string {
   const segments = `${base}/${path}`.split('/').filter(Boolean)
@@ -63,15 +65,35 @@ export function routeKeyOf(base: string, path: string): string {
     .map((segment) => {
       const template = /\{([^}]*)\}/.exec(segment)
       if (template) return `:${template[1]!.replace(/[^A-Za-z0-9_$-]/g, '_') || 'param'}`
-      return segment.startsWith(':') || segment === '*' ? `\\${segment}` : segment
+      const literal = encodePathLiteral(segment)
+      return literal.startsWith(':') || literal === '*' ? `\\${literal}` : literal
     })
     .join('/')
   return key === '' ? '/' : key
 }
 
+/**
+ * What tells paths apart for a route: the segments of base path and path, a template `{}`
+ * whatever its name, the literal text around a template kept (`{id}:cancel` is not `{id}`), in
+ * lower case. Paths of one shape share one route; a path whose key another shape already holds
+ * would answer that path's requests, and is left out (generateMocks).
+ */
+function shapeOf(base: string, path: string): string {
+  return `${base}/${path}`
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => encodePathLiteral(segment.replace(/\{[^}]*\}/g, '\u0000')).replace(/%00/g, '{}'))
+    .join('/')
+    .toLowerCase()
+}
+
+/** Whether every template of a shape is a whole segment: its route key says all it says. */
+const wholeSegments = (shape: string) => shape.split('/').every((segment) => segment === '{}' || !segment.includes('{}'))
+
 /** A file-name stem: `api/v1/users/:id` -> `api-v1-users-id` (as `record` names its files). */
 function slug(text: string): string {
   const stem = text
+    .replace(/%[0-9a-f]{2}/gi, '-')
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/-+/g, '-')
     .replace(/^[-.]+|[-.]+$/g, '')
@@ -306,58 +328,78 @@ export function generateMocks(ctx: SampleContext): GeneratedMocks {
   const files = new Map<string, string>()
   const skipped: string[] = []
   let operations = 0
-  const docServers = Array.isArray(doc.servers) && doc.servers.length > 0 ? doc.servers : [{ url: '/' }]
-  /** Route key shape (parameters unnamed, any case) -> the key written: paths that only rename a parameter share a route. */
-  const keys = new Map<string, string>()
   const paths = isObject(doc.paths) ? doc.paths : {}
+  /** Each operation mockyard answers, with the route key and shape its servers give it (its own, its path item's, the document's). */
+  const planned: Array<{ path: string; method: Method; operation: Json; written: string; shape: string }> = []
   for (const [path, rawItem] of Object.entries(paths)) {
     const pathItem = deref(doc, rawItem)
     if (!isObject(pathItem)) continue
-    const servers = Array.isArray(pathItem.servers) && pathItem.servers.length > 0 ? pathItem.servers : docServers
-    const written = routeKeyOf(basePathOf(servers[0]), path)
-    // A path no route key can hold (a space, `?`, `#`) would make a routes file that does not load.
-    if (!isRoutePath(written)) {
-      skipped.push(`${path}: no route key can hold its path (it has a space, "?" or "#")`)
-      continue
-    }
-    const shape = written.toLowerCase().replace(/(^|\/):[^/]*/g, '$1:')
-    const key = keys.get(shape) ?? written
-    keys.set(shape, key)
     for (const other of ['options', 'trace']) {
       if (isObject(pathItem[other])) skipped.push(`${other.toUpperCase()} ${path}: mockyard does not mock ${other.toUpperCase()} (it answers preflights itself)`)
     }
     for (const method of METHODS) {
       const operation = deref(doc, pathItem[method])
       if (!isObject(operation)) continue
-      const name = `${method.toUpperCase()} ${path}`
-      const route = (routes[key] ??= {})
-      if (route[method] !== undefined) {
-        skipped.push(`${name}: the route ${key} already mocks ${method.toUpperCase()} for another path of the same shape`)
+      const base = basePathOf(serversOf(doc, pathItem, operation)[0])
+      const written = routeKeyOf(base, path)
+      // A path no route key can hold (a space, `?`, `#`) would make a routes file that does not load.
+      if (!isRoutePath(path.replace(/\{[^}]*\}/g, '')) || !isRoutePath(written)) {
+        const why = `${path}: no route key can hold its path (it has a space, "?" or "#")`
+        if (!skipped.includes(why)) skipped.push(why)
         continue
       }
-      const answers = answersOf(doc, operation, method, ctx, (why) => skipped.push(`${name} ${why}`))
-      if (answers.length === 0) {
-        skipped.push(`${name}: it documents no response`)
-        continue
-      }
-      operations++
-      // Identical bodies of one route share one file, as `record` writes them.
-      const stem = slug(key) + (method === 'get' ? '' : `-${method}`)
-      const fileOf = (answer: Answer, body: Body, example?: string) => {
-        const wanted = `${stem}${answer === answers[0] ? '' : `-${answer.status}`}${example && example !== answer.examples[0]?.name ? `-${slug(example)}` : ''}`
-        for (let n = 1; ; n++) {
-          const candidate = `${wanted}${n === 1 ? '' : `-${n}`}${body.extension}`
-          const existing = files.get(candidate)
-          if (existing === undefined) {
-            files.set(candidate, body.text)
-            return candidate
-          }
-          if (existing === body.text) return candidate
-        }
-      }
-      route[method] = methodConfig(entriesOf(answers, fileOf))
+      planned.push({ path, method, operation, written, shape: shapeOf(base, path) })
     }
-    if (Object.keys(routes[key] ?? {}).length === 0) delete routes[key]
   }
+  /** Route key shape -> the key written: paths that only rename a parameter share a route (the first one's key). */
+  const keys = new Map<string, string>()
+  /**
+   * Route key (any case) -> the shape whose route it is, and its path. Where shapes differ only
+   * by text beside a template (`/operations/{id}` and `/operations/{id}:cancel` are both
+   * `operations/:id`), the route is the one whose templates are whole segments, else the first.
+   */
+  const owners = new Map<string, { shape: string; path: string }>()
+  for (const { path, written, shape } of planned) {
+    const key = keys.get(shape) ?? written
+    keys.set(shape, key)
+    const owner = owners.get(key.toLowerCase())
+    if (!owner || (!wholeSegments(owner.shape) && wholeSegments(shape))) owners.set(key.toLowerCase(), { shape, path })
+  }
+  for (const { path, method, operation, shape } of planned) {
+    const name = `${method.toUpperCase()} ${path}`
+    const key = keys.get(shape)!
+    const owner = owners.get(key.toLowerCase())!
+    if (owner.shape !== shape) {
+      skipped.push(`${name}: its route would be ${key}, the route of ${owner.path} (a route key's parameter is a whole segment, so text beside a template cannot tell the paths apart)`)
+      continue
+    }
+    const route = (routes[key] ??= {})
+    if (route[method] !== undefined) {
+      skipped.push(`${name}: the route ${key} already mocks ${method.toUpperCase()} for another path of the same shape`)
+      continue
+    }
+    const answers = answersOf(doc, operation, method, ctx, (why) => skipped.push(`${name} ${why}`))
+    if (answers.length === 0) {
+      skipped.push(`${name}: it documents no response`)
+      continue
+    }
+    operations++
+    // Identical bodies of one route share one file, as `record` writes them.
+    const stem = slug(key) + (method === 'get' ? '' : `-${method}`)
+    const fileOf = (answer: Answer, body: Body, example?: string) => {
+      const wanted = `${stem}${answer === answers[0] ? '' : `-${answer.status}`}${example && example !== answer.examples[0]?.name ? `-${slug(example)}` : ''}`
+      for (let n = 1; ; n++) {
+        const candidate = `${wanted}${n === 1 ? '' : `-${n}`}${body.extension}`
+        const existing = files.get(candidate)
+        if (existing === undefined) {
+          files.set(candidate, body.text)
+          return candidate
+        }
+        if (existing === body.text) return candidate
+      }
+    }
+    route[method] = methodConfig(entriesOf(answers, fileOf))
+  }
+  for (const [key, route] of Object.entries(routes)) if (Object.keys(route).length === 0) delete routes[key]
   return { routes, files, skipped, operations }
 }

@@ -140,12 +140,25 @@ function typesOf(schema: Json): string[] {
   return []
 }
 
+/**
+ * Whether a property is `writeOnly`: marked itself, or through the schemas it is made of
+ * (`{ allOf: [{ $ref: Secret }] }`, 3.0's `nullable` rewritten as `anyOf`).
+ */
+function isWriteOnly(schema: unknown, doc: Json, depth = 0): boolean {
+  const target = deref(doc, schema)
+  if (!isObject(target) || depth > 20) return false
+  if (target.writeOnly === true) return true
+  return ['allOf', 'anyOf'].some((key) => Array.isArray(target[key]) && (target[key] as unknown[]).some((part) => isWriteOnly(part, doc, depth + 1)))
+}
+
 /** The value left where a cycle was cut and the value is required: null, an empty list or object. */
 function smallestOf(schema: unknown, doc: Json): unknown {
   const target = deref(doc, schema)
   if (!isObject(target)) return null
   const types = typesOf(target)
-  if (types.includes('null') || target.nullable === true) return null
+  // 3.0's `nullable` (as written, or without a type read as `anyOf: [<schema>, { type: null }]`).
+  const nullBranch = Array.isArray(target.anyOf) && target.anyOf.some((branch) => isObject(branch) && branch.type === 'null')
+  if (types.includes('null') || target.nullable === true || nullBranch) return null
   if (types.includes('array')) return []
   if (types.includes('string')) return ''
   if (types.includes('integer') || types.includes('number')) return 0
@@ -310,17 +323,20 @@ function sampleObject(schema: Json, state: State): Sample {
   const out: Json = {}
   const properties = isObject(schema.properties) ? schema.properties : {}
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [])
+  /** Properties the API only accepts: a response body never carries them, required or not (OpenAPI's rule). */
+  const writeOnly = new Set<string>()
   for (const [name, property] of Object.entries(properties)) {
-    // A response body never carries what the API only accepts.
-    const target = deref(doc, property)
-    if (isObject(target) && target.writeOnly === true && !required.has(name)) continue
+    if (isWriteOnly(property, doc)) {
+      writeOnly.add(name)
+      continue
+    }
     const value = sample(property, state)
     if (value !== CUT) out[name] = value
     else if (required.has(name)) out[name] = smallestOf(property, doc)
   }
   const extra = schema.additionalProperties
   for (const name of required) {
-    if (name in out) continue
+    if (name in out || writeOnly.has(name)) continue
     const value = isObject(extra) ? sample(extra, state) : 'string'
     out[name] = value === CUT ? smallestOf(extra, doc) : value
   }

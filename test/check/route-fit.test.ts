@@ -21,4 +21,11 @@ describe('how a route key fits a path of the document', () => {
     expect(fit(['v1', 'glob', '\\*'], ['v1', 'glob', 'a', 'b'])).toBeUndefined()
     expect(fit(['v1', 'glob', '*'], ['v1', 'glob', 'a', 'b'])).toBe(6)
   })
+
+  it('a percent-encoded literal (a request path, a route key) fits the text it encodes, in any case', () => {
+    expect(fit(['caf%c3%a9', 'menu'], ['café', 'menu'])).toBe(6)
+    expect(fit(['caf%c3%a9', 'menu'], ['caf%c3%a9', 'menu'])).toBe(6)
+    expect(fit(['%c3%89t%c3%a9'], ['été'])).toBe(3)
+    expect(fit(['cafe', 'menu'], ['café', 'menu'])).toBeUndefined()
+  })
 })

@@ -1,0 +1,177 @@
+/**
+ * The routes and bodies `mockyard init --openapi` makes (src/init/routes-from-openapi.ts,
+ * src/init/sample-schema.ts) from documents as they are written in the wild, read as the command
+ * reads them (initFromOpenApi, as the CLI calls it): 3.0's `nullable` without `type`, files that `$ref` back into the root
+ * file, protocol-relative and operation-level `servers`, Google-style custom methods
+ * (`/operations/{id}:cancel`), required `writeOnly` properties, non-ASCII path literals; and the
+ * route keys it writes, looked up by the route table as requests reach it.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { compileRoutes } from '../../src/core/compile-routes.js'
+import { memoryFiles } from '../../src/core/memory-files.js'
+import { initFromOpenApi } from '../../src/init/init-openapi.js'
+
+let root: string
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), 'mockyard-init-routes-'))
+})
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+let folders = 0
+/** Writes the files under a fresh folder, runs init on its `openapi.yaml` there, and returns what it wrote and left out. */
+async function mocksOf(files: Record<string, string>) {
+  const dir = join(root, `p${++folders}`)
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true })
+    writeFileSync(join(dir, name), content)
+  }
+  const { skipped, operations } = await initFromOpenApi({ openapi: 'openapi.yaml', cwd: dir })
+  const routes = JSON.parse(readFileSync(join(dir, 'mocks/routes.json'), 'utf8')) as Record<string, Record<string, unknown>>
+  const body = (name: unknown) => JSON.parse(readFileSync(join(dir, 'mocks/data', String(name)), 'utf8'))
+  return { routes, files: readdirSync(join(dir, 'mocks/data')), skipped, operations, body }
+}
+
+const HEAD = "openapi: 3.0.3\ninfo: { title: t, version: '1' }\n"
+const ok = (example: string) => `responses: { '200': { description: ok, content: { application/json: { example: ${example} } } } }`
+
+describe('documents init reads', () => {
+  it("3.0's nullable without a type: the body is made from the schema it wraps, and a oneOf holding one is validated to pick its branch", async () => {
+    const { routes, body } = await mocksOf({
+      'openapi.yaml': `${HEAD}paths:
+  /things/{id}:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  owner: { nullable: true, allOf: [{ $ref: '#/components/schemas/Owner' }] }
+  /either:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                oneOf:
+                  - { type: object, required: [id, owner], properties: { id: { type: integer }, owner: { type: integer } } }
+                  - { type: object, required: [owner], properties: { owner: { nullable: true, allOf: [{ $ref: '#/components/schemas/Owner' }] } } }
+components:
+  schemas:
+    Owner: { type: object, properties: { name: { type: string } } }
+`,
+    })
+    expect(body(routes['things/:id']!.get)).toEqual({ owner: { name: 'string' } })
+    // The first branch's sample fits that branch only (an owner 0 is neither an Owner nor null).
+    expect(body(routes.either!.get)).toEqual({ id: 0, owner: 0 })
+  })
+
+  it('a file that $refs back into the root file: the body is made from the root schema, not {}', async () => {
+    const { routes, body } = await mocksOf({
+      'openapi.yaml': `${HEAD}paths:
+  /pets/{petId}:
+    $ref: './paths/pet.yaml'
+components:
+  schemas:
+    Pet: { type: object, required: [name], properties: { name: { type: string } } }
+`,
+      'paths/pet.yaml': "get:\n  responses:\n    '200':\n      description: ok\n      content:\n        application/json:\n          schema: { $ref: '../openapi.yaml#/components/schemas/Pet' }\n",
+    })
+    expect(body(routes['pets/:petId']!.get)).toEqual({ name: 'string' })
+  })
+
+  it('a required writeOnly property is left out of an answer, as every writeOnly one is', async () => {
+    const { routes, body } = await mocksOf({
+      'openapi.yaml': `${HEAD}paths:
+  /users/{id}:
+    get:
+      responses:
+        '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/User' } } } }
+components:
+  schemas:
+    Secret: { type: string, writeOnly: true }
+    User:
+      type: object
+      required: [id, name, password, pin]
+      properties:
+        id: { type: integer, readOnly: true }
+        name: { type: string }
+        password: { type: string, writeOnly: true }
+        pin: { allOf: [{ $ref: '#/components/schemas/Secret' }] }
+`,
+    })
+    expect(body(routes['users/:id']!.get)).toEqual({ id: 0, name: 'string' })
+  })
+})
+
+describe('route keys', () => {
+  it("a protocol-relative server URL (swagger2openapi's //host/v2) gives its path, not its host", async () => {
+    const { routes } = await mocksOf({ 'openapi.yaml': `${HEAD}servers: [{ url: '//petstore.swagger.io/v2' }]\npaths:\n  /pet/{petId}:\n    get:\n      ${ok('{ id: 1 }')}\n` })
+    expect(Object.keys(routes)).toEqual(['v2/pet/:petId'])
+  })
+
+  it("an operation's own servers give its base path, before its path item's and the document's", async () => {
+    const { routes } = await mocksOf({
+      'openapi.yaml': `${HEAD}servers: [{ url: 'https://api.example.com/v1' }]
+paths:
+  /reports:
+    servers: [{ url: 'https://reports.example.com/v3' }]
+    get:
+      servers: [{ url: 'https://files.example.com/v2' }]
+      ${ok('{ r: 1 }')}
+    delete:
+      responses: { '204': { description: gone } }
+  /users:
+    get:
+      ${ok('[]')}
+`,
+    })
+    expect(routes).toEqual({ 'v2/reports': { get: 'v2-reports.json' }, 'v3/reports': { delete: { status: 204 } }, 'v1/users': { get: 'v1-users.json' } })
+  })
+
+  it('a custom method (/operations/{id}:cancel) is not merged into /operations/{id}: it is left out, and said so, in either order', async () => {
+    const get = `  /operations/{id}:\n    get:\n      ${ok('{ name: op }')}\n`
+    const cancel = `  /operations/{id}:cancel:\n    post:\n      ${ok('{ cancelled: true }')}\n    get:\n      ${ok('{ other: true }')}\n`
+    for (const paths of [get + cancel, cancel + get]) {
+      const { routes, skipped, body, operations } = await mocksOf({ 'openapi.yaml': `${HEAD}paths:\n${paths}` })
+      expect(Object.keys(routes)).toEqual(['operations/:id'])
+      expect(Object.keys(routes['operations/:id']!)).toEqual(['get'])
+      expect(body(routes['operations/:id']!.get)).toEqual({ name: 'op' })
+      expect(operations).toBe(1)
+      expect(skipped).toEqual([
+        'GET /operations/{id}:cancel: its route would be operations/:id, the route of /operations/{id} (a route key\'s parameter is a whole segment, so text beside a template cannot tell the paths apart)',
+        'POST /operations/{id}:cancel: its route would be operations/:id, the route of /operations/{id} (a route key\'s parameter is a whole segment, so text beside a template cannot tell the paths apart)',
+      ])
+    }
+    // Alone, it is still one parameter for the whole segment.
+    const { routes } = await mocksOf({ 'openapi.yaml': `${HEAD}paths:\n${cancel}` })
+    expect(Object.keys(routes['operations/:id']!)).toEqual(['get', 'post'])
+  })
+
+  it('a non-ASCII literal is written percent-encoded, as the request path carries it, so the route table finds it', async () => {
+    const { routes, files } = await mocksOf({ 'openapi.yaml': `${HEAD}servers: [{ url: /Zürich }]\npaths:\n  /café/menu:\n    get:\n      ${ok('{ ok: 1 }')}\n  /a^b:\n    get:\n      ${ok('{ caret: 1 }')}\n` })
+    expect(Object.keys(routes)).toEqual(['Z%C3%BCrich/caf%C3%A9/menu', 'Z%C3%BCrich/a%5Eb'])
+    expect(files.sort()).toEqual(['Z-rich-a-b.json', 'Z-rich-caf-menu.json'])
+    const table = compileRoutes([{ file: 'routes.json', routes, files: memoryFiles({}) }])
+    expect(table.lookup(new URL('http://localhost/Zürich/café/menu').pathname)?.route.key).toBe('Z%C3%BCrich/caf%C3%A9/menu')
+    expect(table.lookup(new URL('http://localhost/Zürich/a^b').pathname)?.route.key).toBe('Z%C3%BCrich/a%5Eb')
+  })
+})
+
+describe('a document init cannot use', () => {
+  it('a remote $ref is refused in the words of init, not check', async () => {
+    const dir = join(root, 'remote')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'openapi.yaml'), `${HEAD}paths:\n  /a:\n    get:\n      responses: { '200': { $ref: 'http://example.invalid/a.yaml' } }\n`)
+    await expect(initFromOpenApi({ openapi: 'openapi.yaml', cwd: dir })).rejects.toThrow(
+      'openapi.yaml cannot be used: the $ref "http://example.invalid/a.yaml" in openapi.yaml is remote (http://example.invalid/a.yaml); mockyard init makes no network access, so it was not fetched',
+    )
+  })
+})
