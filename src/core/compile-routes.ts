@@ -191,6 +191,18 @@ function merge(target: Record<string, unknown>, source: Record<string, unknown>)
   return target
 }
 
+/** What the URL parser percent-encodes in a path: anything outside visible ASCII, and `"<>\`{}`. */
+const ENCODED_IN_PATHS = /[^\x21-\x7e]|["<>`{}]/gu
+
+/**
+ * Normalises a route key as a request path is: written as the URL parser writes a path
+ * (`café/menu` is `caf%C3%A9/menu`, what a request for it carries), then as `normalizePath`.
+ */
+export function normalizeKey(key: string): string {
+  // A lone surrogate (JSON allows one) is written as the URL parser writes it: U+FFFD.
+  return normalizePath(key.replace(ENCODED_IN_PATHS, (char) => encodeURIComponent(/^[\ud800-\udfff]$/.test(char) ? '\uFFFD' : char)))
+}
+
 /** Normalises a route key or request path for lookup: no leading or trailing slash, lower case. */
 export function normalizePath(path: string): string {
   let start = 0
@@ -350,7 +362,7 @@ interface TrieNode {
 const newNode = (): TrieNode => ({ literal: new Map() })
 
 function insert(root: TrieNode, route: CompiledRoute): void {
-  const segments = normalizePath(route.key).split('/').filter(Boolean)
+  const segments = normalizeKey(route.key).split('/').filter(Boolean)
   let node = root
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!
@@ -559,7 +571,7 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
     for (const key of Object.keys(routes)) {
       const route = routes[key]
       if (!isObject(route) || key === SCHEMA_KEY) continue
-      const normal = normalizePath(key)
+      const normal = normalizeKey(key)
       const existingKey = keyOf.get(normal)
       let contributions = existingKey === undefined ? undefined : byKey.get(existingKey)
       // A new spelling takes over the route (and moves it last, as a re-added key would).
@@ -594,7 +606,7 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
   for (const key of byKey.keys()) {
     const compiled = new LazyRoute(key, () => resolvedRoute(key))
     routes.push(compiled)
-    const normal = normalizePath(key)
+    const normal = normalizeKey(key)
     // Literal routes are found in the Map first, so only routes with parameters need the trie.
     if (/(^|\/)[:*]/.test(normal)) insert(root, compiled)
     else literal.set(normal.split('/').filter(Boolean).map(unescapeSegment).join('/'), { route: compiled, params: NO_PARAMS })

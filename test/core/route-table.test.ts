@@ -72,6 +72,34 @@ describe('route table: paths', () => {
   })
 })
 
+describe('route table: keys written as the characters, matched as the URL carries them', () => {
+  const engine = engineFor(
+    {
+      'café/menu': { file: 'menu.json' },
+      'v1/cafés/:id': { file: 'cafe.json' },
+      'v1/with space': { file: 'space.json' },
+      'v1/stra%C3%9Fe': { file: 'strasse.json' },
+    },
+    named('menu.json', 'cafe.json', 'space.json', 'strasse.json'),
+  )
+
+  it('a non-ASCII or space in a key matches the percent-encoded path a client sends', async () => {
+    // `new Request` writes the path as browsers and fetch do: /caf%C3%A9/menu.
+    expect(await fileOf(engine, '/café/menu')).toBe('menu.json')
+    expect(await fileOf(engine, '/caf%C3%A9/menu')).toBe('menu.json')
+    expect(await fileOf(engine, '/v1/cafés/7')).toBe('cafe.json')
+    expect(await fileOf(engine, '/v1/with space')).toBe('space.json')
+    // A key written encoded still matches, as before.
+    expect(await fileOf(engine, '/v1/straße')).toBe('strasse.json')
+  })
+
+  it('the two spellings of one path are one route, merged as one key', async () => {
+    const both = engineFor({ 'café/menu': { get: 'menu.json' }, 'caf%C3%A9/menu': { post: 'cafe.json' } }, named('menu.json', 'cafe.json'))
+    expect(await fileOf(both, '/café/menu')).toBe('menu.json')
+    expect(await fileOf(both, '/café/menu', { method: 'POST' })).toBe('cafe.json')
+  })
+})
+
 describe('route table: literal segments escaped with a backslash', () => {
   const engine = engineFor(
     {
