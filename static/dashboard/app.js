@@ -464,6 +464,12 @@ let source
 let resyncing = false
 /** A resync asked for while one runs (a reset during the reload): it runs again after. */
 let resyncAgain = false
+/**
+ * Reads the state, one read at a time, the first load included: an older read answered after a
+ * newer one would replace it, and lose what was logged between the two (the event stream sends
+ * only what came after it joined). A read that fails while another was asked for is followed by
+ * that one, not dropped with it.
+ */
 async function resync() {
   if (resyncing) {
     resyncAgain = true
@@ -473,7 +479,11 @@ async function resync() {
   try {
     do {
       resyncAgain = false
-      await loadState()
+      try {
+        await loadState()
+      } catch (error) {
+        if (!resyncAgain) throw error
+      }
     } while (resyncAgain)
   } finally {
     resyncing = false
@@ -594,7 +604,7 @@ function bind() {
 }
 
 bind()
-loadState().catch((error) => {
+resync().catch((error) => {
   $('count').textContent = `The dashboard did not load: ${error.message}`
 })
 connect()

@@ -428,3 +428,65 @@ test('faults: the request row and detail show the fault, the route table each an
   await expect(page.getByRole('article', { name: 'route v1/retry' }).locator('li')).toHaveText(['fault: reset', '(no file) · 503', 'users.json · 200'])
   expect(errors).toEqual([])
 })
+
+test('resets while requests keep coming: every record is shown once', async ({ page, listener }) => {
+  await open(page, listener)
+  let sending = true
+  const traffic = Promise.all([1, 2, 3].map(async () => { while (sending) await send(listener, '/v1/users') }))
+  for (let i = 0; i < 8; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await fetch(listener.url + '/__mockyard/reset', { method: 'POST' })
+  }
+  await new Promise((resolve) => setTimeout(resolve, 150))
+  sending = false
+  await traffic
+  const records = listener.requests().map((record) => record.id)
+  const newest = [...records].sort((a, b) => a - b).slice(-500) // (the page keeps the newest 500)
+  // The page hears of new records and of a reset once per batch (250 ms), and a reset costs it a
+  // reload: here it may still be a batch and a reload behind the log. The rows themselves are
+  // awaited (a count would pass at once whenever there are 500 or more, stale or not), and must
+  // stay so.
+  const shown = () => page.locator('#requests tr.row').evaluateAll((rows) => rows.map((row) => Number((row as HTMLElement).dataset.id)).sort((a, b) => a - b))
+  await expect.poll(shown, { timeout: 10_000 }).toEqual(newest)
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  expect(await shown()).toEqual(newest)
+})
+
+test('the first load answered after the stream\'s own reload does not hide what came between', async ({ page, listener }) => {
+  // The page reads the state as it opens, and again on the event stream's `hello`; a request
+  // logged after the first read and before the stream joined is in the second read only (the
+  // stream sends what came after it joined). The first answer, held until the second is in,
+  // must not replace it.
+  let reads = 0
+  let answered = 0
+  page.on('requestfinished', (request) => void (request.url().endsWith('/dashboard/state') && answered++))
+  let firstRead!: () => void
+  const read = new Promise<void>((resolve) => (firstRead = resolve))
+  let releaseFirst!: () => void
+  const held = new Promise<void>((resolve) => (releaseFirst = resolve))
+  await page.route('**/dashboard/state', async (route) => {
+    if (reads++ > 0) return route.continue()
+    const response = await route.fetch()
+    const body = await response.body()
+    firstRead()
+    await held
+    await route.fulfill({ status: response.status(), headers: response.headers(), body })
+  })
+  let releaseEvents!: () => void
+  const eventsHeld = new Promise<void>((resolve) => (releaseEvents = resolve))
+  await page.route('**/dashboard/events', async (route) => {
+    await eventsHeld
+    await route.continue()
+  })
+  await page.goto(listener.url + '/__mockyard/')
+  await read
+  await send(listener, '/v1/users')
+  releaseEvents()
+  await expect(page.locator('#live')).toHaveText('live')
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  releaseFirst()
+  await expect.poll(() => answered).toBe(2)
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  await expect(page.locator('#requests tr.row')).toHaveCount(1)
+  expect(await shownRows(page)).toEqual(['GET | /v1/users | 200 | v1/users · default'])
+})
