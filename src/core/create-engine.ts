@@ -107,24 +107,35 @@ const realSetTimeout = globalThis.setTimeout
 const realClearTimeout = globalThis.clearTimeout
 
 /**
- * A route's latency. It ends early when the client gives up (its signal) or the session's
- * lifetime ends (a reset, the surface stopping): no timer outlives the request or the surface,
- * so a test process exits when its tests are done, not when the longest latency would have.
+ * The reason a session's lifetime ends with when the surface stops (`Pipeline.close`), rather
+ * than at a reset: open streams and hung requests end, but a latency still runs, as a request in
+ * flight is answered during a graceful stop (its connection, closed after the grace, ends it).
+ */
+export const SURFACE_STOPPING = Symbol('mockyard: the surface is stopping')
+
+/**
+ * A route's latency. It ends early when the client gives up or its connection closes (the
+ * request's signal) and when its session is reset: no timer outlives the request, so a test
+ * process exits when its tests are done, not when the longest latency would have.
  */
 function sleep(ms: number, answering: Answering): Promise<void> {
-  const { signal } = answering
+  const signal = answering.signal ?? answering.request.left
   const lifetime = answering.lifetime?.()
-  if (signal?.aborted || lifetime?.aborted) return Promise.resolve()
+  const reset = lifetime !== undefined && lifetime.aborted && lifetime.reason !== SURFACE_STOPPING
+  if (signal?.aborted || reset) return Promise.resolve()
   return new Promise<void>((resolve) => {
     const done = () => {
       realClearTimeout(timer)
       signal?.removeEventListener('abort', done)
-      lifetime?.removeEventListener('abort', done)
+      lifetime?.removeEventListener('abort', ended)
       resolve()
+    }
+    const ended = () => {
+      if (lifetime!.reason !== SURFACE_STOPPING) done()
     }
     const timer = realSetTimeout(done, ms)
     signal?.addEventListener('abort', done, { once: true })
-    lifetime?.addEventListener('abort', done, { once: true })
+    if (lifetime !== undefined && !lifetime.aborted) lifetime.addEventListener('abort', ended, { once: true })
   })
 }
 
@@ -142,7 +153,6 @@ export function effectiveMethod(request: EngineRequest): string {
 class Answering implements BuildContext {
   readonly head: boolean
   readonly lifetime: (() => AbortSignal) | undefined
-  readonly signal: AbortSignal | undefined
   constructor(
     readonly request: EngineRequest,
     readonly url: RequestUrl,
@@ -156,7 +166,10 @@ class Answering implements BuildContext {
   ) {
     this.head = method === 'HEAD'
     this.lifetime = handleOptions.lifetime
-    this.signal = request.signal
+  }
+  /** The client's signal, where the surface has one: read only when a latency or a stream needs it. */
+  get signal(): AbortSignal | undefined {
+    return this.request.signal
   }
   /** A `truncate` fault cuts a streamed body too (build-response.ts). */
   get truncate(): boolean {

@@ -15,6 +15,11 @@ export interface EngineRequest {
   body(): Uint8Array | null | Promise<Uint8Array | null>
   /** The client's own abort signal, where the surface has one (a Fetch `Request`): it ends a streamed answer. */
   readonly signal?: AbortSignal
+  /**
+   * Where there is no such signal (the listener): aborts when the client's connection closes
+   * before the answer is written. A latency ends then; read only by an answer with latency.
+   */
+  readonly left?: AbortSignal
 }
 
 /** A body mockyard could not read: answered with 400. */

@@ -6,7 +6,7 @@
  */
 import type { RequestHandler } from 'msw'
 import { compileRoutes, type RouteSource, type RouteTable } from '../core/compile-routes.js'
-import { createEngine, type Engine, type EngineOptions, type HandleOptions, type HandleResult, type MatchInfo, type SharedEngineOptions } from '../core/create-engine.js'
+import { createEngine, SURFACE_STOPPING, type Engine, type EngineOptions, type HandleOptions, type HandleResult, type MatchInfo, type SharedEngineOptions } from '../core/create-engine.js'
 import { replacedMethods, SCHEMA_KEY } from '../core/routes-model.js'
 import { createSequenceState, sequencePrefix } from '../core/sequence-state.js'
 import { formatMessage } from '../core/errors.js'
@@ -218,7 +218,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   /** Set by `close()`: what opens later (a hang after its latency, a stream whose latency was still running) ends at once. */
   let closed = false
   function lifetime(session = ''): AbortSignal {
-    if (closed) return AbortSignal.abort()
+    if (closed) return AbortSignal.abort(SURFACE_STOPPING)
     let controller = lifetimes.get(session)
     if (controller === undefined) {
       controller = new AbortController()
@@ -226,8 +226,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     }
     return controller.signal
   }
-  const endLifetimes = () => {
-    for (const controller of lifetimes.values()) controller.abort()
+  const endLifetimes = (reason?: unknown) => {
+    for (const controller of lifetimes.values()) controller.abort(reason)
     lifetimes.clear()
   }
   /** Forgets what one session changed: sequences, overrides, handler stores (not the shared state). */
@@ -460,7 +460,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     lifetime,
     close() {
       closed = true
-      endLifetimes()
+      endLifetimes(SURFACE_STOPPING)
     },
     setTrafficCheck(check) {
       trafficCheck = check

@@ -19,8 +19,10 @@ class NodeSurfaceRequest implements SurfaceRequest {
   readonly method: string
   readonly url: string
   readonly logHeaders: readonly string[]
+  #signal: AbortSignal | undefined
   constructor(
     req: IncomingMessage,
+    private readonly res: ServerResponse,
     readonly headers: SurfaceRequest['headers'],
     target: { origin: string; path: string },
     readonly bytes: Uint8Array | null,
@@ -34,6 +36,21 @@ class NodeSurfaceRequest implements SurfaceRequest {
   }
   body(): Uint8Array | null {
     return this.bytes
+  }
+  /**
+   * Aborts when the connection closes before the answer is written (the client left, or a stop
+   * closed it after its grace): a latency then ends (create-engine.ts). Made only when asked
+   * for, as an answer with latency asks: most requests never need one.
+   */
+  get left(): AbortSignal {
+    if (this.#signal === undefined) {
+      const controller = new AbortController()
+      this.#signal = controller.signal
+      const { res } = this
+      if (res.destroyed) controller.abort()
+      else res.once('close', () => res.writableFinished || controller.abort())
+    }
+    return this.#signal
   }
   toFetch(): Request {
     const headers = new Headers()
@@ -219,7 +236,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
     const answer = (error: Error | null, bytes: Uint8Array | null): void => {
       if (error) return fail(error)
       try {
-        const request = new NodeSurfaceRequest(req, headers, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
+        const request = new NodeSurfaceRequest(req, res, headers, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
         // The listener and the middleware answer a preflight on any path (docs/behaviour.md, "CORS").
         const session = sessionOf(req.headers)
         const outcome = instance.respond(request, { session, preflight: 'any-path' })

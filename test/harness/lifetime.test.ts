@@ -39,7 +39,7 @@ describe("a route's latency ends with the request's lifetime", () => {
   const exitAfter = (body: string) => {
     const started = Date.now()
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script(body)], { encoding: 'utf8', timeout: 20_000 })
-    return { ms: Date.now() - started, status: child.status, stderr: child.stderr }
+    return { ms: Date.now() - started, status: child.status, stdout: child.stdout, stderr: child.stderr }
   }
 
   it('a client that gave up, then stop(): the process exits at once, not when the latency would end', () => {
@@ -53,6 +53,18 @@ describe("a route's latency ends with the request's lifetime", () => {
     `)
     expect(run.status, run.stderr).toBe(0)
     // Generous: the latency is 30 s; an exit within 10 s can only mean its timer was cleared.
+    expect(run.ms).toBeLessThan(10_000)
+  })
+
+  it('stop() lets a request in flight run its latency for the grace, then cuts it: no timer is left', () => {
+    const run = exitAfter(`
+      const answer = fetch(mocks.url + '/slow').then((res) => res.status, () => 'cut')
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      await mocks.stop({ graceMs: 100 })
+      console.log(await answer)
+    `)
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stdout.trim()).toBe('cut')
     expect(run.ms).toBeLessThan(10_000)
   })
 
