@@ -143,7 +143,8 @@ export function createHarness(target: () => HarnessTarget, scope = 'since the la
 
   function expectCalled(route: string, count?: number): void {
     try {
-      expectCalledIn(target().log.list(), route, count, scope)
+      const { log } = target()
+      expectCalledIn(log.list(), route, count, scope, log)
     } catch (error) {
       // The failure points at the test's line, not into mockyard (V8: Node, Chromium).
       if (error instanceof Error) (Error as { captureStackTrace?: (error: Error, above: unknown) => void }).captureStackTrace?.(error, expectCalled)

@@ -143,6 +143,10 @@ export interface RequestLog {
   readonly clears: number
   /** How many streamed answers ended (`streamEnded`): a reader that saw another number has records whose `stream` changed. */
   readonly streamEnds: number
+  /** How many records the log keeps (`requestLog.limit`), all sessions together. */
+  readonly limit: number
+  /** How many records were dropped to keep within `limit` since everything was last cleared. */
+  readonly dropped: number
 }
 
 export const BODY_LIMIT = 64 * 1024
@@ -546,6 +550,10 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     },
     get streamEnds() {
       return streamEnds
+    },
+    limit,
+    get dropped() {
+      return Math.max(0, nextId - limit - firstLive)
     },
     clear(session) {
       clears++

@@ -3,6 +3,7 @@
  * (`expectCalled('GET v1/users', 2)`) and the list of routes a run never used (`reportUnused`),
  * both read from request records. Isomorphic: records and a routes object only.
  */
+import { countOf } from '../core/count.js'
 import { formatMessage } from '../core/errors.js'
 import { isPlainObject, walkRoutes } from '../core/routes-model.js'
 import { METHOD_KEYS } from '../core/types.js'
@@ -57,7 +58,7 @@ const times = (n: number) => `${n} ${n === 1 ? 'time' : 'times'}`
  * @example
  * expectCalledIn(log.list(), 'GET v1/users', 2, 'in this test')
  */
-export function expectCalledIn(records: readonly RequestRecord[], target: string, count: number | undefined, scope: string): void {
+export function expectCalledIn(records: readonly RequestRecord[], target: string, count: number | undefined, scope: string, log?: { limit: number; dropped: number }): void {
   if (typeof target !== 'string' || target.trim() === '') throw new TypeError(formatMessage(`expectCalled() takes a route key, optionally after a method ('GET v1/users'), not ${JSON.stringify(target)}.`))
   if (count !== undefined && !(Number.isInteger(count) && count >= 0)) throw new TypeError(formatMessage(`expectCalled('${target}', ${String(count)}): the count must be a whole number, 0 or more.`))
   const { method, name } = parseTarget(target)
@@ -72,6 +73,10 @@ export function expectCalledIn(records: readonly RequestRecord[], target: string
   else {
     lines.push(`Requests ${scope}, per route:`)
     for (const [key, n] of counts) lines.push(`  ${key}: ${n}`)
+  }
+  // The log is bounded: what was dropped may be what was looked for.
+  if (log && log.dropped > 0) {
+    lines.push(`The request log keeps the latest ${countOf(log.limit, 'record')} (requestLog.limit), all sessions together, and ${countOf(log.dropped, 'older record')} ${log.dropped === 1 ? 'was' : 'were'} dropped since it was last reset: the requests looked for may be among them. Raise requestLog.limit.`)
   }
   throw new Error(formatMessage(lines.join('\n')))
 }

@@ -141,9 +141,10 @@ export function createAdminClient(url: string, options: { session?: string } = {
     },
     async expectCalled(route, count) {
       // The admin endpoint's records have null where a record has nothing: the same rule reads both.
-      const records = (await client.requests()).map((record) => ({ ...record, route: record.route ?? undefined }) as unknown as RequestRecord)
+      const answer = (await call(base + 'requests', url, { headers })) as { requests: LoggedRequest[]; log?: { limit: number; dropped: number } }
+      const records = answer.requests.map((record) => ({ ...record, route: record.route ?? undefined }) as unknown as RequestRecord)
       try {
-        expectCalledIn(records, route, count, options.session ? 'in this session since its last reset' : 'since the last reset')
+        expectCalledIn(records, route, count, options.session ? 'in this session since its last reset' : 'since the last reset', answer.log)
       } catch (error) {
         // The failure points at the test's line, not into mockyard.
         if (error instanceof Error) Error.captureStackTrace(error, client.expectCalled)

@@ -67,6 +67,26 @@ describe('expectCalled()', () => {
   })
 })
 
+describe('expectCalled() when the bounded log dropped records', () => {
+  it('says so, on the handle and through the admin client of a session, with the limit to raise', async () => {
+    const small = await startMockServer({ routes, requestLog: { limit: 5 } })
+    try {
+      await fetch(`${small.url}/v1/payments`, { method: 'POST', headers: { 'x-mockyard-session': 's1' } })
+      for (let i = 0; i < 7; i++) await fetch(`${small.url}/v1/users`)
+      const note = 'The request log keeps the latest 5 records (requestLog.limit), all sessions together, and 3 older records were dropped since it was last reset: the requests looked for may be among them. Raise requestLog.limit.'
+      expect(thrown(() => small.expectCalled('POST v1/payments')).message.split('\n').at(-1)).toBe(note)
+      const { createAdminClient } = await import('mockyard/playwright')
+      const error = await createAdminClient(small.url, { session: 's1' }).expectCalled('POST v1/payments').then(() => undefined, (failure: Error) => failure)
+      expect(error?.message).toBe(`[mockyard] expected POST v1/payments to be called in this session since its last reset; it was called 0 times.\nNo request was made in this session since its last reset.\n${note}`)
+      // A reset of everything starts the count again: nothing was dropped since.
+      small.reset()
+      expect(thrown(() => small.expectCalled('POST v1/payments')).message).not.toContain('requestLog.limit')
+    } finally {
+      await small.stop()
+    }
+  })
+})
+
 describe('the unused routes (reportUnused)', () => {
   it('lists each method key of a route, and a route without method keys as any method', () => {
     expect(routeKeysOf(routes)).toEqual(['v1/users (any method)', 'GET v1/payments', 'POST v1/payments', 'DELETE v1/orders'])
