@@ -331,7 +331,7 @@ async function update(request: Request, id: string, store: NotificationsStore, o
   return HttpResponse.json(toListed(updated, false))
 }
 
-const ALLOWED_METHODS = { list: ['GET', 'DELETE'], item: ['PUT', 'PATCH'] } as const
+const ALLOWED_METHODS = { list: ['GET', 'HEAD', 'DELETE'], item: ['PUT', 'PATCH'] } as const
 
 /**
  * Answers one request to the notifications endpoint; the whole behaviour of docs/behaviour.md,
@@ -380,7 +380,7 @@ async function answer(request: Request, store: NotificationsStore, options: Noti
     const allowed = ALLOWED_METHODS[route.kind]
     const response = errorResponse(405, {
       error: 'Method Not Allowed',
-      message: formatMessage(`${method} ${url.pathname}: this path answers ${allowed.join(' and ')}. Use one of them.`),
+      message: formatMessage(`${method} ${url.pathname}: this path answers ${allowed.slice(0, -1).join(', ')} and ${allowed.at(-1)}. Use one of them.`),
       allowed: [...allowed],
     })
     response.headers.set('allow', allowed.join(', '))

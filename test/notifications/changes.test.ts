@@ -214,13 +214,13 @@ describe('sessions (X-Mockyard-Session, as the HTTP listener sends)', () => {
 })
 
 describe('getResponse (msw without a server)', () => {
-  it('answers the endpoint (another method there: 405) and leaves other paths unanswered', async () => {
+  it('answers the endpoint and leaves other requests unanswered (other methods there too: the routes may extend these paths)', async () => {
     const response = await getResponse(handlers, new Request('http://localhost/api/v1/notifications?limit=2'))
     expect(response?.status).toBe(200)
     expect(((await response!.json()) as NotificationsListResponse).notifications.map((n) => n.id)).toEqual(['a1', 'a2'])
     expect(await getResponse(handlers, new Request('http://localhost/api/v1/users'))).toBeUndefined()
     expect(await getResponse(handlers, new Request('http://localhost/api/v1/notifications/a1/extra', { method: 'PUT', body: '{}' }))).toBeUndefined()
-    expect((await getResponse(handlers, new Request('http://localhost/api/v1/notifications', { method: 'POST', body: '{}' })))?.status).toBe(405)
-    expect((await getResponse(handlers, new Request('http://localhost/api/v1/notifications/a1')))?.status).toBe(405)
+    expect(await getResponse(handlers, new Request('http://localhost/api/v1/notifications', { method: 'POST', body: '{}' }))).toBeUndefined()
+    expect(await getResponse(handlers, new Request('http://localhost/api/v1/notifications/a1'))).toBeUndefined()
   })
 })
