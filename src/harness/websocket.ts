@@ -301,8 +301,8 @@ export interface ClientConnection {
 /**
  * Closes an intercepted client as a lost connection does: code 1006 and `wasClean: false`, as the
  * listener's `drop` gives. msw's interceptor closes every socket cleanly (its close event is built
- * inside, with `wasClean: true`), so the one close event of this socket is swapped on its way out
- * for one that says the truth; every listener, `onclose` included, gets that one.
+ * inside, with `wasClean: true`), so the one close event of this socket is marked on its way out
+ * as not clean; every listener, `onclose` included, gets it so.
  */
 function closeUncleanly(client: ClientConnection): void {
   const socket = client.socket as EventTarget & { dispatchEvent(event: Event): boolean }
@@ -311,8 +311,9 @@ function closeUncleanly(client: ClientConnection): void {
     if (event.type !== 'close') return dispatch.call(this, event)
     // The socket's own method again (the patch lived on the instance only, for this one event).
     delete (socket as { dispatchEvent?: unknown }).dispatchEvent
-    const closed = event as CloseEvent
-    return dispatch.call(this, new CloseEvent('close', { code: closed.code, reason: closed.reason, wasClean: false }))
+    // The event itself is marked (Node 22 has no global CloseEvent to build another with).
+    Object.defineProperty(event, 'wasClean', { value: false, configurable: true, enumerable: true })
+    return dispatch.call(this, event)
   }
   client.close(1006)
 }

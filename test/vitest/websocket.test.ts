@@ -4,7 +4,7 @@
  * closes open sockets with 1012 at a reset.
  */
 import { createRequire } from 'node:module'
-import { afterAll, expect, it } from 'vitest'
+import { afterAll, expect, it, onTestFinished } from 'vitest'
 import { setupMockServer } from 'mockyard/vitest'
 import { removeTempDirs, writeMocks } from '../support/routes.js'
 
@@ -149,6 +149,11 @@ it('answers a plain request to a route with websocket alone with 426', async () 
 })
 
 it('drops the connection as a lost one: an error, then close 1006, not clean, to every listener', async () => {
+  // As on Node 22, which has no global CloseEvent (mockyard supports it).
+  const global = globalThis as { CloseEvent?: unknown }
+  const saved = global.CloseEvent
+  delete global.CloseEvent
+  onTestFinished(() => void (global.CloseEvent = saved))
   const client = open('ws://api.test/v1/chat')
   await client.messages(1)
   const seen: string[] = []
