@@ -159,7 +159,7 @@ export interface BuildContext {
   /** The request's `Last-Event-ID`: `events` resume after the event with that id. */
   lastEventId?(): string | null
   /** The session's lifetime, asked for only when a body streams: it ends the stream at reset and stop. */
-  lifetime?: () => AbortSignal
+  lifetime?: () => AbortSignal | undefined
   /** The client's own signal, where the surface has one (fetch in process): aborting it errors a streamed body. */
   signal?: AbortSignal
 }

@@ -120,7 +120,7 @@ export const SURFACE_STOPPING = Symbol('mockyard: the surface is stopping')
  */
 function sleep(ms: number, answering: Answering): Promise<void> {
   const signal = answering.signal ?? answering.request.left
-  const lifetime = answering.lifetime?.()
+  const lifetime = answering.lifetime()
   const reset = lifetime !== undefined && lifetime.aborted && lifetime.reason !== SURFACE_STOPPING
   if (signal?.aborted || reset) return Promise.resolve()
   return new Promise<void>((resolve) => {
@@ -152,7 +152,8 @@ export function effectiveMethod(request: EngineRequest): string {
 /** One request being answered: what `buildResponse` reads (a `BuildContext`) and what the answer reports. */
 class Answering implements BuildContext {
   readonly head: boolean
-  readonly lifetime: (() => AbortSignal) | undefined
+  readonly #takeLifetime: (() => AbortSignal) | undefined
+  #lifetime: AbortSignal | undefined
   constructor(
     readonly request: EngineRequest,
     readonly url: RequestUrl,
@@ -165,7 +166,15 @@ class Answering implements BuildContext {
     readonly typing: FileTyping,
   ) {
     this.head = method === 'HEAD'
-    this.lifetime = handleOptions.lifetime
+    this.#takeLifetime = handleOptions.lifetime
+  }
+  /**
+   * The session's lifetime, taken once, by the latency or the stream, whichever asks first: a
+   * reset during the latency ends the stream it leads to, which never outlives it into the
+   * session's next lifetime.
+   */
+  lifetime(): AbortSignal | undefined {
+    return (this.#lifetime ??= this.#takeLifetime?.())
   }
   /** The client's signal, where the surface has one: read only when a latency or a stream needs it. */
   get signal(): AbortSignal | undefined {

@@ -287,7 +287,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       return violations === undefined ? { kind: 'route', response, info, record: entry } : { kind: 'route', response, info, record: entry, violations }
     }
     // Taken before the record is written (and its waiters told): a reset after that ends the hang.
-    const open = response.fault === 'hang' ? lifetime(session) : undefined
+    // A request that started before a reset (its latency cut short by it) hangs no further.
+    const open = response.fault !== 'hang' ? undefined : startedBeforeReset(session, started) ? AbortSignal.abort() : lifetime(session)
     // A fault that sends nothing (`reset`, `close`, `hang`) records no response headers or body.
     const sent = info.fault === undefined || info.fault === 'truncate'
     const sentBody = !sent ? undefined : info.fault === 'truncate' ? (cutBody(response.body)?.half ?? response.body) : response.body

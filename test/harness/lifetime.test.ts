@@ -80,3 +80,24 @@ describe("a route's latency ends with the request's lifetime", () => {
     expect(run.ms).toBeLessThan(10_000)
   })
 })
+
+describe('a reset during the latency of a hang or a stream', () => {
+  it('ends them then: they never run on into the next test', async () => {
+    const { startMockServer } = await import('mockyard/node')
+    const server = await startMockServer({
+      routes: { hung: { latency: 10_000, fault: 'hang' }, live: { latency: 10_000, events: [{ data: 'one' }, { data: 'two', delay: 10_000 }] } },
+      latency: 0,
+    })
+    try {
+      const hung = fetch(`${server.url}/hung`).then(() => 'answered', () => 'cut')
+      const live = fetch(`${server.url}/live`).then((res) => res.text(), () => 'cut')
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      server.reset()
+      const settled = await Promise.race([Promise.all([hung, live]), new Promise((resolve) => setTimeout(() => resolve('still open 5 s after the reset'), 5000))])
+      expect(settled).toEqual(['cut', ''])
+      expect(server.requests()).toEqual([])
+    } finally {
+      await server.stop()
+    }
+  })
+})
