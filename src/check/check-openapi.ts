@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { ErrorObject, ValidateFunction } from 'ajv'
 import type { RegExpEngine } from 'ajv/dist/types/index.js'
-import { normalizePath, unescapeSegment } from '../core/compile-routes.js'
+import { encodePathText, normalizePath, unescapeSegment } from '../core/compile-routes.js'
 import { toPointer } from '../core/errors.js'
 import { parsePath } from '../core/parse-request.js'
 import { contentTypeOf } from '../core/build-response.js'
@@ -448,20 +448,8 @@ export function serversOf(doc: Json, pathItem: Json, operation: Json): unknown[]
   return ([operation.servers, pathItem.servers].find((s) => Array.isArray(s) && s.length > 0) as unknown[] | undefined) ?? docServers
 }
 
-/**
- * A literal of a path as a request's URL carries it: what the URL parser percent-encodes in a
- * path (`café` -> `caf%C3%A9`; controls, space, `"`, `<`, `>`, `^`, `` ` ``, `{`, `}`) encoded, the
- * rest (`%XX` included) as written.
- */
-export function encodePathLiteral(text: string): string {
-  return text.replace(/[\u0000-\u0020"<>^`{}\u007f]|[^\u0000-\u007f]/gu, (char) => {
-    try {
-      return encodeURIComponent(char)
-    } catch {
-      return '%EF%BF%BD' // a lone surrogate: the URL parser writes U+FFFD
-    }
-  })
-}
+/** A literal of a path as a request's URL carries it (the route table's own rule). */
+export const encodePathLiteral = encodePathText
 
 function segmentsOf(path: string): string[] {
   return normalizePath(path)

@@ -191,16 +191,24 @@ function merge(target: Record<string, unknown>, source: Record<string, unknown>)
   return target
 }
 
-/** What the URL parser percent-encodes in a path: anything outside visible ASCII, and `"<>\`{}`. */
-const ENCODED_IN_PATHS = /[^\x21-\x7e]|["<>`{}]/gu
+/** What the URL parser percent-encodes in a path: anything outside visible ASCII, and `"<>^\`{}`. */
+const ENCODED_IN_PATHS = /[^\x21-\x7e]|["<>^`{}]/gu
+
+/**
+ * Text of a path as a request's URL carries it: what the URL parser percent-encodes in a path
+ * (`café` -> `caf%C3%A9`; controls, space, `"`, `<`, `>`, `^`, `` ` ``, `{`, `}`) encoded, the
+ * rest (`%XX` included) as written. A lone surrogate (JSON allows one) is U+FFFD, as there.
+ */
+export function encodePathText(text: string): string {
+  return text.replace(ENCODED_IN_PATHS, (char) => encodeURIComponent(/^[\ud800-\udfff]$/.test(char) ? '\uFFFD' : char))
+}
 
 /**
  * Normalises a route key as a request path is: written as the URL parser writes a path
  * (`café/menu` is `caf%C3%A9/menu`, what a request for it carries), then as `normalizePath`.
  */
 export function normalizeKey(key: string): string {
-  // A lone surrogate (JSON allows one) is written as the URL parser writes it: U+FFFD.
-  return normalizePath(key.replace(ENCODED_IN_PATHS, (char) => encodeURIComponent(/^[\ud800-\udfff]$/.test(char) ? '\uFFFD' : char)))
+  return normalizePath(encodePathText(key))
 }
 
 /** Normalises a route key or request path for lookup: no leading or trailing slash, lower case. */

@@ -78,9 +78,10 @@ describe('route table: keys written as the characters, matched as the URL carrie
       'café/menu': { file: 'menu.json' },
       'v1/cafés/:id': { file: 'cafe.json' },
       'v1/with space': { file: 'space.json' },
+      'v1/a^b': { file: 'caret.json' },
       'v1/stra%C3%9Fe': { file: 'strasse.json' },
     },
-    named('menu.json', 'cafe.json', 'space.json', 'strasse.json'),
+    named('menu.json', 'cafe.json', 'space.json', 'strasse.json', 'caret.json'),
   )
 
   it('a non-ASCII or space in a key matches the percent-encoded path a client sends', async () => {
@@ -89,6 +90,7 @@ describe('route table: keys written as the characters, matched as the URL carrie
     expect(await fileOf(engine, '/caf%C3%A9/menu')).toBe('menu.json')
     expect(await fileOf(engine, '/v1/cafés/7')).toBe('cafe.json')
     expect(await fileOf(engine, '/v1/with space')).toBe('space.json')
+    expect(await fileOf(engine, '/v1/a^b')).toBe('caret.json')
     // A key written encoded still matches, as before.
     expect(await fileOf(engine, '/v1/straße')).toBe('strasse.json')
   })
