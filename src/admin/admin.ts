@@ -165,7 +165,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
       send(res, 200, {
         requests: instance.log.list(session !== undefined ? { session } : {}).map(loggedRequestOf),
         // The bound of the log, all sessions together, and what it dropped since it was last reset.
-        log: { limit: instance.log.limit, dropped: instance.log.dropped },
+        log: { limit: instance.log.limit, dropped: instance.log.droppedSince(session) },
       })
       return true
     case 'coverage':

@@ -144,7 +144,7 @@ export function createHarness(target: () => HarnessTarget, scope = 'since the la
   function expectCalled(route: string, count?: number): void {
     try {
       const { log } = target()
-      expectCalledIn(log.list(), route, count, scope, log)
+      expectCalledIn(log.list(), route, count, scope, { limit: log.limit, dropped: log.droppedSince() })
     } catch (error) {
       // The failure points at the test's line, not into mockyard (V8: Node, Chromium).
       if (error instanceof Error) (Error as { captureStackTrace?: (error: Error, above: unknown) => void }).captureStackTrace?.(error, expectCalled)

@@ -145,11 +145,16 @@ export interface RequestLog {
   readonly streamEnds: number
   /** How many records the log keeps (`requestLog.limit`), all sessions together. */
   readonly limit: number
-  /** How many records were dropped to keep within `limit` since everything was last cleared. */
-  readonly dropped: number
+  /**
+   * How many records were dropped to keep within `limit` since the log was last cleared for this
+   * session (or for everyone): records of the session may be among them.
+   */
+  droppedSince(session?: string): number
 }
 
 export const BODY_LIMIT = 64 * 1024
+/** The sessions whose last reset the log remembers (for `droppedSince`). */
+const MAX_SESSION_CLEARS = 1000
 
 /** What a WebSocket record is, per slot (0: an HTTP request). */
 const SOCKET_CONNECTION = 1
@@ -359,6 +364,8 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
   let nextId = 1
   let firstLive = 1
+  /** The next id when each session's records were last cleared (by a reset of that session). */
+  const sessionClears = new Map<string, number>()
   const waiters = new Set<{ predicate: (r: RequestRecord) => boolean; resolve: (r: RequestRecord) => void; reject: (error: unknown) => void }>()
 
   const oldestId = () => Math.max(firstLive, nextId - limit)
@@ -552,13 +559,15 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       return streamEnds
     },
     limit,
-    get dropped() {
-      return Math.max(0, nextId - limit - firstLive)
+    droppedSince(session) {
+      const cleared = session === undefined ? undefined : sessionClears.get(session)
+      return Math.max(0, nextId - limit - Math.max(firstLive, cleared ?? firstLive))
     },
     clear(session) {
       clears++
       if (session === undefined) {
         firstLive = nextId
+        sessionClears.clear()
         // A waiter does not outlive the log it waits on (a reset between tests): it rejects now,
         // in the test that left it, rather than judge the next test's requests.
         for (const waiter of waiters) waiter.reject(new Error(formatMessage('the request log was reset before a request fitting the predicate arrived. Await waitForRequest() in the test that sends the request.')))
@@ -568,6 +577,10 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       for (const id of liveIds()) {
         if (recordOf(id).session === session) flags[id % limit]! |= CLEARED
       }
+      // Where the session's records start again (droppedSince); the oldest sessions forgotten first.
+      sessionClears.delete(session)
+      sessionClears.set(session, nextId)
+      if (sessionClears.size > MAX_SESSION_CLEARS) sessionClears.delete(sessionClears.keys().next().value!)
     },
   }
 }

@@ -78,6 +78,11 @@ describe('expectCalled() when the bounded log dropped records', () => {
       const { createAdminClient } = await import('mockyard/playwright')
       const error = await createAdminClient(small.url, { session: 's1' }).expectCalled('POST v1/payments').then(() => undefined, (failure: Error) => failure)
       expect(error?.message).toBe(`[mockyard] expected POST v1/payments to be called in this session since its last reset; it was called 0 times.\nNo request was made in this session since its last reset.\n${note}`)
+      // A session reset after the log overflowed has lost nothing since: no such line for it.
+      const fresh = createAdminClient(small.url, { session: 's2' })
+      await fresh.reset()
+      const own = await fresh.expectCalled('POST v1/payments').then(() => undefined, (failure: Error) => failure)
+      expect(own?.message).toBe('[mockyard] expected POST v1/payments to be called in this session since its last reset; it was called 0 times.\nNo request was made in this session since its last reset.')
       // A reset of everything starts the count again: nothing was dropped since.
       small.reset()
       expect(thrown(() => small.expectCalled('POST v1/payments')).message).not.toContain('requestLog.limit')
