@@ -59,8 +59,9 @@ export function interceptInstance(instance: Instance): InstanceInterception {
       // Nothing answers in process: recorded as such (status 0), then failed, warned or let
       // through, with this request's own explanation (docs/behaviour.md, "Unmatched requests").
       outcome.settle({ status: 0 })
-      if (strategy === 'error') unmatched.push(outcome.explanation())
-      return new Unanswered(outcome.explanation)
+      const explanation = withLocalServerHint(request.url, outcome.explanation)
+      if (strategy === 'error') unmatched.push(explanation())
+      return new Unanswered(explanation)
     },
     warn: (message) => instance.logger.warn(message),
     onWebSocket: (connection) => answerSocket(instance, connection, strategy, unmatched),
@@ -119,4 +120,19 @@ function answerSocket(instance: Instance, { client, server }: InterceptedSocket,
     return
   }
   driveClient(opened, client)
+}
+
+/** Hosts of this machine: a request to one with a port is likely to a server a test started. */
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/**
+ * An unanswered request to a server on this machine (`http://127.0.0.1:5173`, an app server a
+ * test started) gets one more line: in process every host is answered by mockyard, and how to let
+ * that server's requests through.
+ */
+function withLocalServerHint(url: string, explanation: () => string): () => string {
+  const { hostname, port, origin } = new URL(url)
+  if (port === '' || !LOCAL_HOSTS.has(hostname)) return explanation
+  return () =>
+    `${explanation()}\nThe request went to ${origin}, a server on this machine: in process, mockyard answers every host. If it is your own server (one a test started), let its requests through: mocks.use(http.all('${origin}/*', () => passthrough())), with http and passthrough from msw.`
 }

@@ -544,6 +544,29 @@ describe('interceptInstance (what setupMockServer runs)', () => {
   })
 })
 
+describe('interceptInstance: a request to a server on this machine', () => {
+  it('is explained with its origin and how to let it through, and passthrough() in use() does', async () => {
+    const instance = await createInstance({ routes: { 'v1/users': { status: 204 } } }, { latency: 0, watch: false, logLevel: 'error' })
+    const instanceInterception = interceptInstance(instance)
+    try {
+      await expect(fetch(`${realOrigin}/page`)).rejects.toThrow(TypeError)
+      const [explanation] = instanceInterception.takeUnmatched()
+      expect(explanation!.split('\n').at(-1)).toBe(
+        `The request went to ${realOrigin}, a server on this machine: in process, mockyard answers every host. If it is your own server (one a test started), let its requests through: mocks.use(http.all('${realOrigin}/*', () => passthrough())), with http and passthrough from msw.`,
+      )
+      // A host elsewhere gets no such line.
+      await expect(fetch('http://any.test/page')).rejects.toThrow(TypeError)
+      expect(instanceInterception.takeUnmatched()[0]).not.toContain('a server on this machine')
+      // What the line says to do works.
+      instance.use(msw3.http.all(`${realOrigin}/*`, () => msw3.passthrough()))
+      expect(await (await fetch(`${realOrigin}/page`)).text()).toBe('real GET /page ')
+    } finally {
+      await instanceInterception.dispose()
+      await instance.close()
+    }
+  })
+})
+
 describe('heap', () => {
   /** One bench case in a child process with --expose-gc (vitest's workers have no gc()). */
   const runBenchCase = (name: string, count: number): Promise<{ kbPerRequest: number; count: number }> =>

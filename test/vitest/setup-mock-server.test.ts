@@ -200,8 +200,10 @@ describe('unmatched requests', () => {
         '  - v1/here (GET, POST, PUT, PATCH, DELETE)',
         '  - v1/users (no method)',
         'Add a route to your routes file, for example "v1/none": { "file": "none.json" }.',
+        'The request went to http://127.0.0.1:9, a server on this machine: in process, mockyard answers every host. If it is your own server (one a test started), let its requests through: mocks.use(http.all(\'http://127.0.0.1:9/*\', () => passthrough())), with http and passthrough from msw.',
         '[mockyard] no route answers GET /v1/users: v1/users answers no method: it has no file, url or status and no method key. Did you mean "file" for "fiel"?',
         'Rename "fiel" to "file" in "v1/users" in your routes file.',
+        'The request went to http://127.0.0.1:9, a server on this machine: in process, mockyard answers every host. If it is your own server (one a test started), let its requests through: mocks.use(http.all(\'http://127.0.0.1:9/*\', () => passthrough())), with http and passthrough from msw.',
       ].join('\n'),
     )
   }, 60_000)
