@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { ConfigError, formatMessage } from '../core/errors.js'
+import { isLoopbackName } from '../core/request-url.js'
 import { handleDashboard } from './dashboard.js'
 import type { Instance } from '../config/instance.js'
 import { sessionOf } from '../harness/session.js'
@@ -13,10 +14,6 @@ function isLoopback(address: string | undefined): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.')
 }
 
-/** Whether a URL's host name (as WHATWG URL writes it) is a loopback name or address. */
-function isLoopbackName(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
-}
 
 /** The URL of an authority (`host:port`) or origin, or undefined when it does not parse. */
 function parseUrl(text: string): URL | undefined {

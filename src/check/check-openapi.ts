@@ -448,8 +448,6 @@ export function serversOf(doc: Json, pathItem: Json, operation: Json): unknown[]
   return ([operation.servers, pathItem.servers].find((s) => Array.isArray(s) && s.length > 0) as unknown[] | undefined) ?? docServers
 }
 
-/** A literal of a path as a request's URL carries it (the route table's own rule). */
-export const encodePathLiteral = encodePathText
 
 function segmentsOf(path: string): string[] {
   return normalizePath(path)
@@ -485,7 +483,7 @@ export function operationsOf(doc: Json): Operation[] {
       if (!isObject(operation)) continue
       const servers = serversOf(doc, pathItem, operation)
       const patterns = servers.map((server) => [...segmentsOf(basePathOf(server)), ...segmentsOf(path)])
-      const sample = `${basePathOf(servers[0]).replace(/\/+$/, '')}/${encodePathLiteral(path.replace(/^\/+/, '').replace(/\{[^}]*\}/g, '1'))}`
+      const sample = `${basePathOf(servers[0]).replace(/\/+$/, '')}/${encodePathText(path.replace(/^\/+/, '').replace(/\{[^}]*\}/g, '1'))}`
       operations.push({ method, path, patterns, operation, pathItem, name: `${method.toUpperCase()} ${path}`, sample })
     }
   }

@@ -11,6 +11,11 @@
  * answers are the parser's in every case (test/core/request-url.test.ts compares them).
  */
 
+/** Whether a URL's host name (as WHATWG URL writes it) is a loopback name or address: `localhost`, `127.x.x.x`, `[::1]`. */
+export function isLoopbackName(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+}
+
 /** What the engine reads of a request's URL: `URL`'s fields of the same names. */
 export interface RequestUrl {
   readonly pathname: string

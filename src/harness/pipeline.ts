@@ -238,14 +238,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     for (const handler of handlers) resetHandlerSession(handler, session)
   }
   /**
-   * When everyone's log, and each session's, was last reset: a request that started before its
-   * reset (one still waiting on its latency when the test ended) is answered, but recorded in no
-   * later test's log. At most `limit` sessions are remembered, the oldest reset forgotten first.
+   * A request that started before its session's reset (one still waiting on its latency when the
+   * test ended) is answered, but recorded in no later test's log: the reset cleared the log.
    */
-  let resetAt = -Infinity
-  const sessionResetAt = new Map<string, number>()
-  const startedBeforeReset = (session: string, started: number) =>
-    started < resetAt || (sessionResetAt.size > 0 && started < (sessionResetAt.get(session) ?? -Infinity))
+  const startedBeforeReset = (session: string, started: number) => log.clearedAfter(session, started)
   const limit = options.sessionLimit ?? DEFAULT_SESSION_LIMIT
   // docs/behaviour.md, "Sessions": at most sessions.limit sessions keep state; LRU dropped first.
   const sessions = createSessionBound(limit, (session) => {
@@ -486,8 +482,6 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     },
     reset(session) {
       if (session === undefined || session === '') {
-        resetAt = performance.now()
-        sessionResetAt.clear()
         endLifetimes()
         engine.reset()
         if (overrides.size > 0) {
@@ -499,9 +493,6 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         log.clear()
         for (const handler of handlers) resetHandler(handler)
       } else {
-        sessionResetAt.delete(session)
-        sessionResetAt.set(session, performance.now())
-        if (sessionResetAt.size > limit) sessionResetAt.delete(sessionResetAt.keys().next().value!)
         endLifetime(session)
         forgetSession(session)
         sessions.forget(session)

@@ -150,6 +150,11 @@ export interface RequestLog {
    * session (or for everyone): records of the session may be among them.
    */
   droppedSince(session?: string): number
+  /**
+   * Whether the log was cleared for this session (or for everyone) after `time`
+   * (`performance.now()`): a request that started then belongs to no record of the log now.
+   */
+  clearedAfter(session: string, time: number): boolean
 }
 
 export const BODY_LIMIT = 64 * 1024
@@ -364,8 +369,10 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
   let nextId = 1
   let firstLive = 1
-  /** The next id when each session's records were last cleared (by a reset of that session). */
-  const sessionClears = new Map<string, number>()
+  /** When everything was last cleared (`performance.now()`). */
+  let clearedAt = -Infinity
+  /** Each session's last clear (by a reset of that session): the next id then, and when. */
+  const sessionClears = new Map<string, { id: number; at: number }>()
   const waiters = new Set<{ predicate: (r: RequestRecord) => boolean; resolve: (r: RequestRecord) => void; reject: (error: unknown) => void }>()
 
   const oldestId = () => Math.max(firstLive, nextId - limit)
@@ -560,13 +567,17 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     },
     limit,
     droppedSince(session) {
-      const cleared = session === undefined ? undefined : sessionClears.get(session)
+      const cleared = session === undefined ? undefined : sessionClears.get(session)?.id
       return Math.max(0, nextId - limit - Math.max(firstLive, cleared ?? firstLive))
+    },
+    clearedAfter(session, time) {
+      return time < clearedAt || (sessionClears.size > 0 && time < (sessionClears.get(session)?.at ?? -Infinity))
     },
     clear(session) {
       clears++
       if (session === undefined) {
         firstLive = nextId
+        clearedAt = performance.now()
         sessionClears.clear()
         // A waiter does not outlive the log it waits on (a reset between tests): it rejects now,
         // in the test that left it, rather than judge the next test's requests.
@@ -577,9 +588,9 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       for (const id of liveIds()) {
         if (recordOf(id).session === session) flags[id % limit]! |= CLEARED
       }
-      // Where the session's records start again (droppedSince); the oldest sessions forgotten first.
+      // Where and when the session's records start again; the oldest sessions forgotten first.
       sessionClears.delete(session)
-      sessionClears.set(session, nextId)
+      sessionClears.set(session, { id: nextId, at: performance.now() })
       if (sessionClears.size > MAX_SESSION_CLEARS) sessionClears.delete(sessionClears.keys().next().value!)
     },
   }

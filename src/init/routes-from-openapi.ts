@@ -7,7 +7,8 @@
  */
 import type { RouteConfig, RouteEntryConfig, RoutesConfig } from '../core/types.js'
 import { sampleSchema, type SampleContext } from './sample-schema.js'
-import { basePathOf as serverBasePath, deref, encodePathLiteral, serversOf } from '../check/check-openapi.js'
+import { basePathOf as serverBasePath, deref, serversOf } from '../check/check-openapi.js'
+import { encodePathText } from '../core/compile-routes.js'
 import { isRoutePath } from '../core/routes-model.js'
 
 type Json = Record<string, unknown>
@@ -65,7 +66,7 @@ export function routeKeyOf(base: string, path: string): string {
     .map((segment) => {
       const template = /\{([^}]*)\}/.exec(segment)
       if (template) return `:${template[1]!.replace(/[^A-Za-z0-9_$-]/g, '_') || 'param'}`
-      const literal = encodePathLiteral(segment)
+      const literal = encodePathText(segment)
       return literal.startsWith(':') || literal === '*' ? `\\${literal}` : literal
     })
     .join('/')
@@ -82,7 +83,7 @@ function shapeOf(base: string, path: string): string {
   return `${base}/${path}`
     .split('/')
     .filter(Boolean)
-    .map((segment) => encodePathLiteral(segment.replace(/\{[^}]*\}/g, '\u0000')).replace(/%00/g, '{}'))
+    .map((segment) => encodePathText(segment.replace(/\{[^}]*\}/g, '\u0000')).replace(/%00/g, '{}'))
     .join('/')
     .toLowerCase()
 }

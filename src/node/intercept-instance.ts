@@ -6,6 +6,7 @@
  */
 import { setMaxListeners } from 'node:events'
 import { toFetchResponse, truncatedResponse, untilAborted } from '../core/fetch-request.js'
+import { isLoopbackName } from '../core/request-url.js'
 import type { MockResponse } from '../core/build-response.js'
 import { NetworkFault, terminated } from './interception/network-fault.js'
 import { isPassthrough, PassedThrough, Unanswered } from '../harness/unhandled.js'
@@ -122,9 +123,6 @@ function answerSocket(instance: Instance, { client, server }: InterceptedSocket,
   driveClient(opened, client)
 }
 
-/** Hosts of this machine: a request to one with a port is likely to a server a test started. */
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
-
 /**
  * An unanswered request to a server on this machine (`http://127.0.0.1:5173`, an app server a
  * test started) gets one more line: in process every host is answered by mockyard, and how to let
@@ -132,7 +130,8 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
  */
 function withLocalServerHint(url: string, explanation: () => string): () => string {
   const { hostname, port, origin } = new URL(url)
-  if (port === '' || !LOCAL_HOSTS.has(hostname)) return explanation
+  // A host of this machine with a port: likely a server a test started.
+  if (port === '' || !isLoopbackName(hostname)) return explanation
   return () =>
     `${explanation()}\nThe request went to ${origin}, a server on this machine: in process, mockyard answers every host. If it is your own server (one a test started), let its requests through: mocks.use(http.all('${origin}/*', () => passthrough())), with http and passthrough from msw.`
 }
