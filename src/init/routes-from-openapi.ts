@@ -121,6 +121,17 @@ const EXTENSIONS: Array<[RegExp, string, string]> = [
 
 const isJsonType = (type: string) => /^application\/([^;]*\+)?json$/i.test(type) || type === '*/*' || type === 'application/*'
 
+/** Whether a body of the media type is text a schema can describe: text, JSON, XML, YAML, forms, scripts. */
+function isTextType(mediaType: string): boolean {
+  const type = mediaType.split(';')[0]!.trim().toLowerCase()
+  return (
+    isJsonType(type) ||
+    type.startsWith('text/') ||
+    /[/+](xml|json|yaml|x-yaml)$/.test(type) ||
+    /^application\/(x-www-form-urlencoded|javascript|ecmascript|graphql|sql)$/.test(type)
+  )
+}
+
 /** The media type a response is mocked in: JSON first (`application/json`, then `+json`), then text, then the first. */
 function chooseMedia(content: Json): string | undefined {
   const types = Object.keys(content)
@@ -214,7 +225,8 @@ function answerOf(doc: Json, response: Json, status: number, method: Method, ctx
   else if (named.length > 0) value = named[0]!.value
   // A list of examples is not what OpenAPI defines, but documents have them: the first one.
   else if (Array.isArray(media.examples) && media.examples.length > 0) value = media.examples[0]
-  else if (media.schema !== undefined) value = sampleSchema(media.schema, ctx)
+  // A schema's sample of bytes (`format: binary`, an image, a PDF) would be its placeholder text: no body.
+  else if (media.schema !== undefined && isTextType(mediaType)) value = sampleSchema(media.schema, ctx)
   if (value !== undefined) answer.body = bodyOf(jsonTextParsed(value, mediaType, deref(doc, media.schema)), mediaType)
   return answer
 }

@@ -111,6 +111,31 @@ components:
   })
 })
 
+describe('bodies of bytes', () => {
+  it('a schema of bytes (an image, a PDF, octet-stream) gives no body rather than its placeholder text; text still gets one', async () => {
+    const { routes, files } = await mocksOf({
+      'openapi.yaml': `${HEAD}paths:
+  /avatar:
+    get:
+      responses:
+        '200': { description: ok, content: { image/png: { schema: { type: string, format: binary } } } }
+  /report:
+    get:
+      responses:
+        '200': { description: ok, content: { application/pdf: { schema: { type: string, format: binary } }, application/octet-stream: { schema: { type: string } } } }
+  /note:
+    get:
+      responses:
+        '200': { description: ok, content: { text/plain: { schema: { type: string } } } }
+`,
+    })
+    expect(routes.avatar!.get).toEqual({ status: 200 })
+    expect(routes.report!.get).toEqual({ status: 200 })
+    expect(files.filter((name) => !name.startsWith('note'))).toEqual([])
+    expect(routes.note!.get).toMatch(/\.txt$/)
+  })
+})
+
 describe('route keys', () => {
   it("a protocol-relative server URL (swagger2openapi's //host/v2) gives its path, not its host", async () => {
     const { routes } = await mocksOf({ 'openapi.yaml': `${HEAD}servers: [{ url: '//petstore.swagger.io/v2' }]\npaths:\n  /pet/{petId}:\n    get:\n      ${ok('{ id: 1 }')}\n` })
