@@ -620,10 +620,10 @@ function bodyHasKey(doc: Json, operation: Json, key: string): boolean | undefine
  * (requiredOnlyTheOtherWay), nor those of the `anyOf` a 3.0 `nullable` became, whose own branch's
  * errors say what is wrong. `mockyard check` and the validate option report the same.
  */
-export function reportedErrors(api: OpenApiDocument, errors: readonly ErrorObject[] | null | undefined, side: 'request' | 'response'): ErrorObject[] {
+export function reportedErrors(api: OpenApiDocument, errors: readonly ErrorObject[] | null | undefined, side: 'request' | 'response', root?: string): ErrorObject[] {
   return (errors ?? []).filter((error) => {
     if (isObject(error.parentSchema) && NULLABLE_REWRITES.has(error.parentSchema) && (error.keyword === 'anyOf' || error.keyword === 'type')) return false
-    return !requiredOnlyTheOtherWay(api, error, side)
+    return !requiredOnlyTheOtherWay(api, error, side, root)
   })
 }
 
@@ -632,10 +632,13 @@ export function reportedErrors(api: OpenApiDocument, errors: readonly ErrorObjec
  * property is required in answers, never in requests; a `writeOnly` one the reverse (one `User`
  * schema serves the POST body without `id` and the answer with it). The property is looked up
  * where the `required` list is and in the other parts of the `allOf` it belongs to
- * (`User: { allOf: [Entity, { required: [id, name] }] }` with `id` declared `readOnly` in `Entity`).
+ * (`User: { allOf: [Entity, { required: [id, name] }] }` with `id` declared `readOnly` in `Entity`),
+ * and, given the pointer of the schema validated (`root`), in every schema that applies at the
+ * object's place in the value: a shared `Base: { required: [id] }` pulled into
+ * `User: { allOf: [Base, { properties: { id: { readOnly: true } } }] }` is found from `User`.
  * Both `mockyard check` (data files are answers) and the validate option read it.
  */
-export function requiredOnlyTheOtherWay(api: OpenApiDocument, error: ErrorObject, side: 'request' | 'response'): boolean {
+export function requiredOnlyTheOtherWay(api: OpenApiDocument, error: ErrorObject, side: 'request' | 'response', root?: string): boolean {
   if (error.keyword !== 'required' || !isObject(error.parentSchema)) return false
   const name = String((error.params as { missingProperty?: unknown }).missingProperty)
   const flag = side === 'request' ? 'readOnly' : 'writeOnly'
@@ -665,7 +668,50 @@ export function requiredOnlyTheOtherWay(api: OpenApiDocument, error: ErrorObject
     if (isObject(properties) && has(properties, name) && flagged(properties[name], 0)) return true
     return Array.isArray(schema.allOf) && schema.allOf.some((part) => declares(part, depth + 1))
   }
-  return declares(top, 0)
+  if (declares(top, 0)) return true
+  if (root === undefined) return false
+  const declaring = (schema: Json) => {
+    const properties = deref(doc, schema.properties)
+    return isObject(properties) && has(properties, name) && flagged(properties[name], 0)
+  }
+  return schemasAt(doc, valueAt(doc, root), error.instancePath).some(declaring)
+}
+
+/** Schemas that apply together (a schema and its `allOf`/`anyOf`/`oneOf` parts, `$ref`s followed). */
+function applying(doc: Json, schemas: unknown[]): Json[] {
+  const out: Json[] = []
+  const seen = new Set<unknown>()
+  const add = (schema: unknown) => {
+    schema = deref(doc, schema)
+    if (!isObject(schema) || seen.has(schema) || out.length > 200) return
+    seen.add(schema)
+    out.push(schema)
+    for (const key of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach(add)
+  }
+  schemas.forEach(add)
+  return out
+}
+
+/** The schemas of a schema that apply at a place in the value it validates (an instance path, `/a/0/b`). */
+function schemasAt(doc: Json, root: unknown, instancePath: string): Json[] {
+  let here = applying(doc, [root])
+  for (const raw of instancePath.split('/').slice(1)) {
+    const step = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    const next: unknown[] = []
+    for (const schema of here) {
+      const properties = deref(doc, schema.properties)
+      if (isObject(properties) && has(properties, step)) next.push(properties[step])
+      if (/^\d+$/.test(step)) {
+        const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : undefined
+        if (prefix) next.push(prefix[Number(step)])
+        else if (schema.items !== undefined) next.push(schema.items)
+      }
+      if (isObject(schema.additionalProperties)) next.push(schema.additionalProperties)
+    }
+    here = applying(doc, next)
+    if (here.length === 0) break
+  }
+  return here
 }
 
 export function describeError(error: ErrorObject): string {
@@ -879,7 +925,7 @@ export async function checkOpenApi(
           steps.after?.(step)
           if (valid) continue
           // A data file is an answer: a required writeOnly property is not in it.
-          for (const problem of reportedErrors(api, validate.errors, 'response')) {
+          for (const problem of reportedErrors(api, validate.errors, 'response', pointer)) {
             const parent = api.pointerOf(problem.parentSchema)
             const schemaAt = api.locate(parent !== undefined ? `${parent}/${problem.keyword}` : problem.schemaPath.replace(/^#/, pointer))
             error({

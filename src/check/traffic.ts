@@ -146,7 +146,7 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
   function validate(value: unknown, schemaPointer: string, side: Violation['where'], prefix: string, describe: (error: ErrorObject) => string): Violation[] {
     const validator: ValidateFunction = api.validatorAt(schemaPointer)
     if (validator(value)) return []
-    return reportedErrors(api, validator.errors, side).map((error) => {
+    return reportedErrors(api, validator.errors, side, schemaPointer).map((error) => {
       const parent = api.pointerOf(error.parentSchema)
       return {
         where: side,

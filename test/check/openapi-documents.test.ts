@@ -255,6 +255,46 @@ components:
     ])
   })
 
+  it('a shared schema requires a property that the schema pulling it in through allOf declares readOnly: not required in a request', async () => {
+    const shared = `openapi: 3.0.3
+info: { title: t, version: '1' }
+paths:
+  /users:
+    post:
+      requestBody:
+        required: true
+        content: { application/json: { schema: { $ref: '#/components/schemas/User' } } }
+      responses:
+        '201':
+          description: created
+          content: { application/json: { schema: { type: object, properties: { user: { $ref: '#/components/schemas/User' } } } } }
+components:
+  schemas:
+    Base:
+      type: object
+      required: [id, name]
+    User:
+      allOf:
+        - $ref: '#/components/schemas/Base'
+        - type: object
+          properties:
+            id: { type: integer, readOnly: true }
+            name: { type: string }
+`
+    const dir = project({ 'openapi.yaml': shared, 'data/wrapped.json': { user: { name: 'Al' } } })
+    const api = await load(dir)
+    const traffic = createTrafficCheck(api)
+    expect(traffic.check(exchange('POST', 'http://localhost/users', '{"user":{"id":1,"name":"Al"}}', '{"name":"Al"}'))).toEqual([])
+    // Still required in an answer, found at its place inside the answer's value.
+    expect(traffic.check(exchange('POST', 'http://localhost/users', '{"user":{"name":"Al"}}', '{}')).map((v) => `${v.where} ${v.message}`)).toEqual([
+      "request must have required property 'name' (request body of POST /users)",
+      "response must have required property 'id' (response 201 of POST /users)",
+    ])
+    expect(await problems(api, dir, { users: { post: { status: 201, file: 'wrapped.json' } } })).toEqual([
+      "/user: must have required property 'id' (schema openapi.yaml#/components/schemas/Base/required, response 201 of POST /users)",
+    ])
+  })
+
   it('check reads a data file as an answer, by the same rule: a required writeOnly property is not expected in it', async () => {
     const dir = project({ 'openapi.yaml': doc, 'data/user.json': { id: 1, name: 'Al' }, 'data/no-id.json': { name: 'Al' } })
     const api = await load(dir)
