@@ -4,7 +4,7 @@
  * `fetch`, Node's `http`/`https` and a global `XMLHttpRequest` are intercepted for requests to
  * any host.
  */
-import { after, afterEach, before } from 'node:test'
+import { after, afterEach, before, beforeEach } from 'node:test'
 import { setupWithRunner, type MockServerHandle, type SetupOptions } from '../runners/setup.js'
 
 export type { MockServerHandle, SetupOptions }
@@ -28,6 +28,11 @@ export type { MockServerHandle, SetupOptions }
  * })
  */
 export function setupMockServer(options: SetupOptions | string = {}): MockServerHandle {
+  // The tests begun and not yet ended: more than one when a suite runs with `concurrency`.
+  const running = new Set<unknown>()
+  beforeEach((context) => {
+    running.add(context)
+  })
   return setupWithRunner<{ error?: unknown }>(options, {
     name: 'node:test',
     // Without isolation every file runs in one process, and file-level hooks all go to its root.
@@ -35,7 +40,16 @@ export function setupMockServer(options: SetupOptions | string = {}): MockServer
       'Under node --test --test-isolation=none all test files share one process, so each file\'s setupMockServer() is active at once: run with isolation (the default), or put each file\'s call and its tests inside a describe() block of their own.',
     beforeAll: (fn) => before(fn),
     // The hook's context is the test's: `error` is what the test failed with, if it did.
-    afterEach: (fn) => afterEach((context) => fn(context as { error?: unknown })),
+    afterEach: (fn) =>
+      afterEach((context) => {
+        try {
+          fn(context as { error?: unknown })
+        } finally {
+          running.delete(context)
+        }
+      }),
+    concurrent: (context) => running.size > 1 && running.has(context),
+    concurrentBy: 'a describe() or test() with the concurrency option',
     afterAll: (fn) => after(fn),
     testErrors: (context) => {
       // node:test wraps what the test threw (ERR_TEST_FAILURE, the same message, the thrown error

@@ -41,6 +41,13 @@ export interface RunnerHooks<Context> {
   testErrors?(context: Context): unknown[] | undefined
   /** The runner's own way into a second active call, said after the usual causes (node:test's `--test-isolation=none`). */
   twiceHint?: string
+  /**
+   * Whether the test just ended ran at once with others of the file (Vitest's
+   * `describe.concurrent`, node:test's `concurrency`): their resets clear each other's state.
+   */
+  concurrent?(context: Context): boolean
+  /** How the runner's tests come to run at once, for the warning (`describe.concurrent or test.concurrent`). */
+  concurrentBy?: string
 }
 
 /**
@@ -84,7 +91,16 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     }
   })
 
+  let warnedConcurrent = false
   runner.afterEach((context) => {
+    if (!warnedConcurrent && instance && runner.concurrent?.(context)) {
+      warnedConcurrent = true
+      instance.logger.warn(
+        formatMessage(
+          `tests of this file run at once (${runner.concurrentBy ?? 'concurrently'}), and setupMockServer()'s state is the file's: the reset after each test clears the overrides, use() handlers, sequences and request log of the tests still running. Run the tests that use the mocks one after another, or give each its own file.`,
+        ),
+      )
+    }
     usage?.add(instance?.log.list() ?? [])
     instance?.reset()
     // An explanation the test already failed with (the request's own error, or its cause) is

@@ -4,7 +4,7 @@
  * `mockyard/vitest`: in-process mocks for Vitest. No port: `fetch`, Node's `http`/`https` and a
  * global `XMLHttpRequest` are intercepted for requests to any host.
  */
-import { afterAll, afterEach, beforeAll, type TestContext } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, type TestContext } from 'vitest'
 import { setupWithRunner, type MockServerHandle, type SetupOptions } from '../runners/setup.js'
 
 export type { MockServerHandle, SetupOptions }
@@ -28,12 +28,26 @@ export type { MockServerHandle, SetupOptions }
  * })
  */
 export function setupMockServer(options: SetupOptions | string = {}): MockServerHandle {
+  // The tests begun and not yet ended: more than one when tests of the file run at once.
+  const running = new Set<unknown>()
+  beforeEach((context) => {
+    running.add(context.task)
+  })
   return setupWithRunner<TestContext>(options, {
     name: 'Vitest',
     beforeAll,
     afterAll,
-    afterEach: (fn) => afterEach((context) => fn(context)),
+    afterEach: (fn) =>
+      afterEach((context) => {
+        try {
+          fn(context)
+        } finally {
+          running.delete(context.task)
+        }
+      }),
     // Vitest's own record of the test's errors, read before the hook's error is added to it.
     testErrors: (context) => context.task.result?.errors,
+    concurrent: (context) => context.task.concurrent === true && running.size > 1,
+    concurrentBy: 'describe.concurrent, test.concurrent or sequence.concurrent',
   })
 }
