@@ -9,7 +9,7 @@ import { BodyParseError, FormFieldLimitError, parseBody, parseQuery, rememberBod
 import { buildResponse, createFileTyping, errorResponse, unservedFile, type BuildContext, type FileTyping, type MockResponse } from './build-response.js'
 import { createSequenceState, sequenceKey, type SequenceState } from './sequence-state.js'
 import { takesBodyParams } from './routes-model.js'
-import type { FaultName, Logger } from './types.js'
+import { isPromise, type FaultName, type Logger } from './types.js'
 import { requestUrl, type RequestUrl } from './request-url.js'
 
 export interface EngineOptions {
@@ -295,7 +295,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     const values: RequestValues = { query: queryOf(url.search), headers: request.headers }
     if (!takesBodyParams(method)) return answer(request, url, method, route, compiled, values, handleOptions)
     const body = request.body()
-    if (body instanceof Promise) return body.then((bytes) => answerWithBody(request, url, method, route, compiled, values, handleOptions, bytes))
+    if (isPromise(body)) return body.then((bytes) => answerWithBody(request, url, method, route, compiled, values, handleOptions, bytes))
     return answerWithBody(request, url, method, route, compiled, values, handleOptions, body)
   }
 
@@ -396,7 +396,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     if (latency > 0 && (spec.stream || spec.events)) return sleep(latency, answering).then(() => buildResponse(spec, answering)).then((response) => done(answering, response))
     const built = buildResponse(spec, answering)
     if (latency > 0) return Promise.all([built, sleep(latency, answering)]).then(([response]) => done(answering, response))
-    return built instanceof Promise ? built.then((response) => done(answering, response)) : done(answering, built)
+    return isPromise(built) ? built.then((response) => done(answering, response)) : done(answering, built)
   }
 
   /** The result of an answer built: the CORS headers, the match info, a missing data file logged. */

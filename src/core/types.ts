@@ -153,3 +153,12 @@ export interface FileSource {
   /** The existing file whose name is closest to a missing one (a likely typo: `userz.json` -> `users.json`), for messages. */
   closestName?(name: string): string | undefined
 }
+
+/**
+ * Whether a value is a promise, of this realm or another: under Jest and Vitest's vm pools
+ * mockyard runs in a vm context while Node's `fs` and fetch answer with promises of the outer
+ * realm, which `instanceof Promise` misses (the answer would be taken for the promise itself).
+ */
+export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return value instanceof Promise || (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function')
+}

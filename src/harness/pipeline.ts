@@ -17,7 +17,7 @@ import { cutBody, type MockResponse } from '../core/build-response.js'
 import { createSessionBound, DEFAULT_SESSION_LIMIT } from './sessions.js'
 import { openSocket, type SocketScript, type UnmatchedSocket } from './websocket.js'
 import { explainUnmatched } from '../core/explain-unmatched.js'
-import type { Logger } from '../core/types.js'
+import { isPromise, type Logger } from '../core/types.js'
 import type { TrafficCheck, Violation } from './traffic-check.js'
 
 /** A request as every surface hands it over: the engine's view plus a lazy Fetch `Request`. */
@@ -377,7 +377,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     const handleOptions: HandleOptions = { session, preflight: respondOptions.preflight, lifetime: session === '' ? sharedLifetime : () => lifetime(session) }
     if (perTest.length > 0 || handlers.length > 0) return respondWithHandlers(request, handleOptions, started, time)
     const body = request.body()
-    if (body instanceof Promise) return body.then((bytes) => fromEngine(request, handleOptions, started, time, bytes))
+    if (isPromise(body)) return body.then((bytes) => fromEngine(request, handleOptions, started, time, bytes))
     return fromEngine(request, handleOptions, started, time, body)
   }
 
@@ -385,7 +385,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   function fromEngine(request: PipelineRequest, handleOptions: HandleOptions, started: number, time: number, body: Uint8Array | null): Outcome | Promise<Outcome> {
     const session = handleOptions.session!
     const result = engineFor(session).handle(request, handleOptions)
-    if (result instanceof Promise) return result.then((settled) => outcomeOf(request, session, started, time, settled, body))
+    if (isPromise(result)) return result.then((settled) => outcomeOf(request, session, started, time, settled, body))
     return outcomeOf(request, session, started, time, result, body)
   }
 

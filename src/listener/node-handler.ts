@@ -8,6 +8,7 @@ import type { Instance, Outcome, SurfaceRequest } from '../config/instance.js'
 import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from '../forward/body.js'
 import { badTargetResponse, headerGetter, requestTarget } from './wire.js'
 import { playFault } from './faults.js'
+import { isPromise } from '../core/types.js'
 
 /** Header pairs from `rawHeaders`, lower-case names. */
 function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
@@ -240,7 +241,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
         // The listener and the middleware answer a preflight on any path (docs/behaviour.md, "CORS").
         const session = sessionOf(req.headers)
         const outcome = instance.respond(request, { session, preflight: 'any-path' })
-        if (outcome instanceof Promise) outcome.then((settled) => send(settled, request.url, bytes, session)).catch(fail)
+        if (isPromise(outcome)) outcome.then((settled) => send(settled, request.url, bytes, session)).catch(fail)
         else send(outcome, request.url, bytes, session)
       } catch (error) {
         fail(error)
