@@ -10,6 +10,7 @@ import { buildResponse, createFileTyping, errorResponse, unservedFile, type Buil
 import { createSequenceState, sequenceKey, type SequenceState } from './sequence-state.js'
 import { takesBodyParams } from './routes-model.js'
 import { isPromise, type FaultName, type Logger } from './types.js'
+import { realClearTimeout, realSetTimeout } from './real-clock.js'
 import { requestUrl, type RequestUrl } from './request-url.js'
 
 export interface EngineOptions {
@@ -99,12 +100,6 @@ export interface Engine {
 }
 
 
-/**
- * The real clock, taken when mockyard loads: fake timers installed by a test later
- * (`vi.useFakeTimers()`, Jest's) never freeze a mock's latency (docs/behaviour.md, "Building the response").
- */
-const realSetTimeout = globalThis.setTimeout
-const realClearTimeout = globalThis.clearTimeout
 
 /**
  * The reason a session's lifetime ends with when the surface stops (`Pipeline.close`), rather

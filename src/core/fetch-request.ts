@@ -1,5 +1,6 @@
 import type { EngineRequest } from './parse-request.js'
 import { cutBody, type MockResponse } from './build-response.js'
+import { realSetTimeout } from './real-clock.js'
 
 /**
  * Wraps a Fetch `Request` for the engine. The body is read from a clone, once, so a handler
@@ -50,7 +51,7 @@ export function truncatedResponse(response: MockResponse, error: () => unknown):
     // and the half first, as from a real server.
     pull(controller) {
       return new Promise<void>((resolve) =>
-        setTimeout(() => {
+        realSetTimeout(() => {
           controller.error(error())
           resolve()
         }, 0),

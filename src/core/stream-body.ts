@@ -5,6 +5,7 @@
  * writes and flushes each chunk as it comes, in process and in the worker the client reads the
  * stream itself. Isomorphic: Fetch globals only.
  */
+import { realClearTimeout, realSetTimeout } from './real-clock.js'
 
 /** One chunk of a timed body and the wait before it (ms, after the previous one). */
 export interface TimedPiece {
@@ -30,12 +31,7 @@ export interface TimedBody {
   readonly ended: Promise<void>
 }
 
-/*
- * The real clock, taken when mockyard loads: fake timers installed by a test later
- * (`vi.useFakeTimers()`) never freeze a mock's stream (docs/behaviour.md, "Building the response").
- */
-const realSetTimeout = globalThis.setTimeout
-const realClearTimeout = globalThis.clearTimeout
+// The real clock (real-clock.ts): fake timers never freeze a mock's stream.
 const realNow = performance.now.bind(performance)
 
 /**

@@ -4,6 +4,7 @@ import { CLEARED, HAS_BODY, HAS_ENTRY, LogSlots, MATCHED } from './log-slots.js'
 import { REDACTED, SECRET_HEADERS } from '../core/redact.js'
 import { countOf } from '../core/count.js'
 import { DEFAULT_LOG_LIMIT } from '../core/defaults.js'
+import { realClearTimeout, realSetTimeout } from '../core/real-clock.js'
 
 /** What mockyard recorded of one request. */
 export interface RequestRecord {
@@ -533,15 +534,15 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
         const waiter = {
           predicate,
           resolve: (record: RequestRecord) => {
-            clearTimeout(timer)
+            realClearTimeout(timer)
             resolve(record)
           },
           reject: (error: unknown) => {
-            clearTimeout(timer)
+            realClearTimeout(timer)
             reject(error as Error)
           },
         }
-        const timer = setTimeout(() => {
+        const timer = realSetTimeout(() => {
           waiters.delete(waiter)
           reject(new Error(formatMessage(`no request fitting the predicate arrived within ${timeout} ms (${[...liveIds()].length} recorded). Check what was sent with requests, or raise the timeout.`)))
         }, timeout)

@@ -10,6 +10,7 @@ import type { CompiledRoute } from '../core/compile-routes.js'
 import { formatMessage } from '../core/errors.js'
 import { explainMessage, matchMessage, messageText, outText, type CompiledSocket, type OutMessage, type SocketStep } from '../core/websocket.js'
 import type { LogEntry, RequestInput } from './request-log.js'
+import { realClearTimeout, realSetTimeout } from '../core/real-clock.js'
 
 /** What a surface offers the script for one open socket. */
 export interface SocketPort {
@@ -99,7 +100,7 @@ export function socketScript(context: SocketContext): SocketScript {
       const wait = (ms: number) =>
         new Promise<boolean>((resolve) => {
           if (ms <= 0) return resolve(open)
-          const timer = setTimeout(() => {
+          const timer = realSetTimeout(() => {
             timers.delete(timer)
             resolve(open)
           }, ms)
@@ -108,7 +109,7 @@ export function socketScript(context: SocketContext): SocketScript {
       const end = () => {
         if (!open) return
         open = false
-        for (const timer of timers) clearTimeout(timer)
+        for (const timer of timers) realClearTimeout(timer)
         timers.clear()
         lifetime.removeEventListener('abort', onAbort)
       }
