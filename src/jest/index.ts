@@ -14,7 +14,7 @@ export type { MockServerHandle, SetupOptions }
 type Hook = (fn: () => unknown, timeout?: number) => void
 
 /** Jest's globals, where Jest puts them (its default `injectGlobals: true`). */
-function jestHook(name: 'beforeAll' | 'afterEach' | 'afterAll'): Hook {
+function jestHook(name: 'beforeAll' | 'beforeEach' | 'afterEach' | 'afterAll'): Hook {
   const hook = (globalThis as Record<string, unknown>)[name]
   if (typeof hook !== 'function') {
     throw new Error(
@@ -53,10 +53,12 @@ function currentTestErrors(): unknown[] | undefined {
  * })
  */
 export function setupMockServer(options: SetupOptions | string = {}): MockServerHandle {
-  const [beforeAll, afterEach, afterAll] = [jestHook('beforeAll'), jestHook('afterEach'), jestHook('afterAll')]
+  const [beforeAll, beforeEach, afterEach, afterAll] = [jestHook('beforeAll'), jestHook('beforeEach'), jestHook('afterEach'), jestHook('afterAll')]
   return setupWithRunner<undefined>(options, {
     name: 'Jest',
     beforeAll: (fn) => beforeAll(fn),
+    // Jest runs afterEach hooks in the order declared: the reset waits for the next test.
+    beforeEach: (fn) => beforeEach(() => fn()),
     // No parameter: Jest would take one for a `done` callback.
     afterEach: (fn) => afterEach(() => fn(undefined)),
     afterAll: (fn) => afterAll(fn),

@@ -39,6 +39,8 @@ export function setupMockServer(options: SetupOptions | string = {}): MockServer
     twiceHint:
       'Under node --test --test-isolation=none all test files share one process, so each file\'s setupMockServer() is active at once: run with isolation (the default), or put each file\'s call and its tests inside a describe() block of their own.',
     beforeAll: (fn) => before(fn),
+    // node:test runs afterEach hooks in the order declared: the reset waits for the next test.
+    beforeEach: (fn) => beforeEach(() => fn()),
     // The hook's context is the test's: `error` is what the test failed with, if it did.
     afterEach: (fn) =>
       afterEach((context) => {

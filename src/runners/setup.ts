@@ -48,6 +48,13 @@ export interface RunnerHooks<Context> {
   concurrent?(context: Context): boolean
   /** How the runner's tests come to run at once, for the warning (`describe.concurrent or test.concurrent`). */
   concurrentBy?: string
+  /**
+   * The runner runs `afterEach` hooks in the order they were declared (Jest, node:test), so
+   * setupMockServer()'s, declared first, runs before the user's: the reset then waits for the
+   * next test's `beforeEach` (or the end of the file), so that the user's `afterEach` still sees
+   * the test's log and overrides, and its requests do not count in the next test.
+   */
+  beforeEach?(fn: () => void): void
 }
 
 /**
@@ -101,8 +108,8 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
         ),
       )
     }
-    usage?.add(instance?.log.list() ?? [])
-    instance?.reset()
+    if (runner.beforeEach) ended = true
+    else reset()
     // An explanation the test already failed with (the request's own error, or its cause) is
     // not repeated: each is shown once, here only when the app swallowed the error.
     const violations = interception?.takeViolations() ?? []
@@ -111,8 +118,32 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     if (failure) throw failure
   })
 
+  /** The reset after a test: what it used is counted, and its sequences, overrides and log go. */
+  const reset = () => {
+    usage?.add(instance?.log.list() ?? [])
+    instance?.reset()
+  }
+  // Set when a test ended and its reset waits for the next test (runners with `beforeEach`).
+  let ended = false
+  /**
+   * The reset deferred past the user's afterEach hooks. What those hooks sent with no mock (or
+   * against the validate document) fails no test (the test is over): it is a warning.
+   */
+  const resetAfterHooks = () => {
+    if (!ended) return
+    ended = false
+    reset()
+    const unmatched = interception?.takeUnmatched() ?? []
+    const violations = interception?.takeViolations() ?? []
+    const failure = unmatchedFailure(unmatched, undefined, { document: instance?.trafficCheck?.document ?? 'the validate document', messages: violations })
+    if (failure) instance?.logger.warn(failure.message.replaceAll(' in this test:', ' after a test ended (in an afterEach hook):'))
+  }
+  runner.beforeEach?.(resetAfterHooks)
+
   runner.afterAll(async () => {
-    if (usage && instance) {
+    resetAfterHooks()
+    // After a failed start (setupMockServer() called twice) there is nothing to report on.
+    if (usage && instance && interception) {
       // The routes as loaded: the overrides of the last test are gone with its reset.
       const warning = unusedRoutesWarning(usage.unused(instance.routes()), 'in this file')
       if (warning) instance.logger.warn(warning)

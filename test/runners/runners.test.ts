@@ -128,6 +128,12 @@ describe.each(['30', '29'])('a fresh CommonJS Jest %s project', (major) => {
     expect(suite?.failureMessages.join('\n')).toMatch(/\[mockyard\] this test environment has no [\w, ]*fetch[\w, ]*, which mockyard\/jest runs on \(Jest's jsdom environment lacks them\)\. Use the environment jest-fixed-jsdom/)
   })
 
+  it("Jest runs afterEach hooks in the order declared: the file's own afterEach still sees the test's log, and what it sends neither counts in the next test nor fails it", () => {
+    const passing = ['after each: a test makes a request', "after each: the next test starts afresh, and the hook saw the test's log"]
+    expect(passing.map((title) => [title, results.get(title)?.status, results.get(title)?.failureMessages.join('\n')])).toEqual(passing.map((title) => [title, 'passed', '']))
+    expect(stderr).toContain(`[mockyard] a request had no mock after a test ended (in an afterEach hook):\n${noRoute('/v1/after-each-nothing')}`)
+  })
+
   it('an unmatched request fails the test that made it, with the explanation, once: swallowed, thrown (axios), XMLHttpRequest', () => {
     const swallowed = failure('FAILS: an unmatched request the app swallows')
     expect(swallowed).toContain(`[mockyard] a request had no mock in this test:\n${noRoute('/v1/claimz')}`)
@@ -184,6 +190,13 @@ describe('a fresh node --test project (ES modules)', () => {
   it('mockyard/node-test answers fetch and axios, per test (within describe too), from import and require()', () => {
     const passing = ['fetch is answered', 'axios is answered (its Node http adapter)', 'useRoutes() overrides a route', 'and the next test has the routes and an empty log again', 'expectCalled() counts the requests per route', 'require() loads mockyard/node-test']
     expect(passing.map((name) => [name, result(name)?.status, result(name)?.error])).toEqual(passing.map((name) => [name, 'pass', undefined]))
+  })
+
+  it("node:test runs afterEach hooks in the order declared: the file's own afterEach still sees the test's log, and what it sends neither counts in the next test nor fails it", () => {
+    const passing = ['after each: a test makes a request', "after each: the next test starts afresh, and the hook saw the test's log"]
+    expect(passing.map((name) => [name, result(name)?.status, result(name)?.error])).toEqual(passing.map((name) => [name, 'pass', undefined]))
+    const written = lines.map((line) => line.stderr ?? '').join('')
+    expect(written).toContain(`[mockyard] a request had no mock after a test ended (in an afterEach hook):\n${noRoute('/v1/after-each-nothing')}`)
   })
 
   it('an unmatched request fails the test that made it, with the explanation, once', () => {
