@@ -118,6 +118,16 @@ describe('the packed package', () => {
     }
   })
 
+  it("types resolve under TypeScript's node10 resolution too (ts-jest's module: commonjs), by typesVersions: jest to its CommonJS types", async () => {
+    const ts = (await import('typescript')).default
+    const options = { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10 }
+    const resolved = entries.map(([key]) => {
+      const found = ts.resolveModuleName('mockyard' + (key === '.' ? '' : key.slice(1)), join(project, 'app.ts'), options, ts.sys).resolvedModule
+      return [key, found?.resolvedFileName.replace(join(project, 'node_modules', 'mockyard') + '/', './')] as const
+    })
+    expect(resolved).toEqual(entries.map(([key, value]) => [key, (value as { require?: { types: string }; types: string }).require?.types ?? (value as { types: string }).types]))
+  })
+
   it('mockyard/vitest serves the bundled mocks in a real Vitest run of the consumer', () => {
     writeFileSync(
       join(project, 'mocks.test.js'),
