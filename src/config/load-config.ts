@@ -172,6 +172,18 @@ async function importDefault(path: string): Promise<unknown> {
   return module.default ?? module
 }
 
+/**
+ * Whether a config module failed because it is an ES module loaded with `require()`: the
+ * CommonJS build of mockyard/jest loads it through Jest's module system, which cannot.
+ */
+function requiredAsEsm(cause: unknown): boolean {
+  const { code, message } = (cause ?? {}) as { code?: unknown; message?: unknown }
+  return code === 'ERR_REQUIRE_ESM' || /Must use import to load ES Module|Cannot use import statement outside a module/.test(String(message))
+}
+
+const ESM_UNDER_REQUIRE =
+  "The config is an ES module, and require('mockyard/jest') loads it with Jest's require(), which cannot: write it as CommonJS in a .cjs file (module.exports = { ... }) and pass that path, use a config.json, or import mockyard/jest from an ES module test under Jest's ES module support."
+
 /** Reads options from a config file: `.js`/`.mjs` default export, or `.json`. */
 async function readConfigFile(path: string): Promise<unknown> {
   let stat
@@ -189,7 +201,7 @@ async function readConfigFile(path: string): Promise<unknown> {
   try {
     return await importDefault(path)
   } catch (cause) {
-    throw new ConfigError([{ file: path, pointer: '', message: `the config file failed to load: ${(cause as Error).message}`, fix: 'Fix the error in the config module; its default export must be the options object.' }], { cause })
+    throw new ConfigError([{ file: path, pointer: '', message: `the config file failed to load: ${(cause as Error).message}`, fix: requiredAsEsm(cause) ? ESM_UNDER_REQUIRE : 'Fix the error in the config module; its default export must be the options object.' }], { cause })
   }
 }
 

@@ -134,6 +134,12 @@ describe.each(['30', '29'])('a fresh CommonJS Jest %s project', (major) => {
     expect(stderr).toContain(`[mockyard] a request had no mock after a test ended (in an afterEach hook):\n${noRoute('/v1/after-each-nothing')}`)
   })
 
+  it('an ES module config under the CommonJS build fails with how to write it instead', () => {
+    expect(failure('FAILS: an ES module config under require()')).toContain(
+      "The config is an ES module, and require('mockyard/jest') loads it with Jest's require(), which cannot: write it as CommonJS in a .cjs file (module.exports = { ... }) and pass that path, use a config.json, or import mockyard/jest from an ES module test under Jest's ES module support.",
+    )
+  })
+
   it('an unmatched request fails the test that made it, with the explanation, once: swallowed, thrown (axios), XMLHttpRequest', () => {
     const swallowed = failure('FAILS: an unmatched request the app swallows')
     expect(swallowed).toContain(`[mockyard] a request had no mock in this test:\n${noRoute('/v1/claimz')}`)
