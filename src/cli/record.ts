@@ -5,11 +5,12 @@
 import { parseArgs, styleText, type ParseArgsOptionsConfig } from 'node:util'
 import { isAbsolute, relative, resolve } from 'node:path'
 import { countOf } from '../core/count.js'
-import { ConfigError, formatMessage } from '../core/errors.js'
+import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { importHar } from '../record/har.js'
 import { isListenError, listenProblem } from './listen-problem.js'
 import { listeningLine } from '../listener/address.js'
 import { startRecorder } from '../record/recorder.js'
+import { shownTarget } from '../forward/forward.js'
 import type { RecordSummary } from '../record/writer.js'
 
 const RECORD_HELP = `Usage: mockyard record --target <url> [options]
@@ -44,6 +45,8 @@ Options:
   -o, --out <folder>      where routes.json and data/ go (default mocks)
       --redact <name>     a header, query or body field whose values are never written; repeatable
       --all               import the page's own requests too (document, styles, scripts, images, fonts)
+      --origin <url>      import only the requests to this origin, e.g. https://api.example.com
+                          (a browser's HAR holds third parties' requests too)
   -h, --help              show this help
 
 Example:
@@ -118,10 +121,15 @@ async function runRecord(argv: string[]): Promise<void> {
     fail(failure.message, 2)
   }
   process.stdout.write(listeningLine(recorder.host, recorder.port) + '\n')
-  process.stderr.write(formatMessage(`recording ${values.target} into ${recorder.routesFile}; stop with Ctrl+C.`) + '\n')
+  process.stderr.write(formatMessage(`recording ${shownTarget(values.target)} into ${recorder.routesFile}; stop with Ctrl+C.`) + '\n')
   let stopping = false
   const stop = (signal: string) => {
-    if (stopping) process.exit(1)
+    if (stopping) {
+      // A second signal: no waiting for the writes in flight, whose temporary files (a large
+      // body being spooled) would stay in data/ for good.
+      recorder.discardTemporaryFiles()
+      process.exit(1)
+    }
     stopping = true
     process.stderr.write(formatMessage(`${signal}: stopping.`) + '\n')
     recorder.stop().then(
@@ -141,6 +149,7 @@ async function runImport(argv: string[]): Promise<void> {
     out: { type: 'string', short: 'o' },
     redact: { type: 'string', multiple: true },
     all: { type: 'boolean' },
+    origin: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   }, true)
   if (values.help) {
@@ -154,6 +163,7 @@ async function runImport(argv: string[]): Promise<void> {
       out,
       redact: values.redact as string[] | undefined,
       all: values.all === true,
+      origin: values.origin as string | undefined,
       onRecord: (entry, record) => {
         const path = record.path ?? new URL(entry.url).pathname
         const where = record.clash ? 'not written (clash, see the summary)' : record.skipped ? `not recorded: ${record.skipped}` : `-> ${record.route} ${record.method}${record.file ? ` (${record.file})` : ''}`
@@ -167,8 +177,20 @@ async function runImport(argv: string[]): Promise<void> {
       const shownRequests = result.pageRequests.slice(0, 5).join(', ') + (result.pageRequests.length > 5 ? `, and ${result.pageRequests.length - 5} more` : '')
       process.stderr.write(formatMessage(`${result.pageRequests.length} page ${result.pageRequests.length === 1 ? 'request was' : 'requests were'} left out (the page's document, styles, scripts, images, fonts): ${shownRequests}. --all imports them.`) + '\n')
     }
+    if (result.otherOrigins > 0) {
+      process.stderr.write(formatMessage(`${countOf(result.otherOrigins, 'entry')} to other origins than ${values.origin} ${result.otherOrigins === 1 ? 'was' : 'were'} left out (--origin).`) + '\n')
+    }
+    if (result.origins.length > 1) {
+      // One routes.json answers one back end: the same path on two origins became one route.
+      const listed = result.origins.map(({ origin, entries }) => `${origin} (${countOf(entries, 'entry')})`).join(', ')
+      process.stderr.write(
+        styleText('yellow', formatMessage(`the HAR holds requests to ${result.origins.length} origins, written into one routes.json as if one back end answered them all (a path two of them answer became one route): ${listed}. Import one back end at a time with --origin ${result.origins[0]!.origin}.`), { stream: process.stderr }) + '\n',
+      )
+    }
     process.stderr.write(summaryLine(result, out) + '\n')
   } catch (error) {
+    // A problem with the HAR itself is not one with "the configuration": said as what it is.
+    if (error instanceof ConfigError && error.problems.every((problem) => problem.file === resolve(positionals[0]!))) fail(error.problems.map((problem) => formatMessage(`cannot import ${formatProblem(problem)}`)).join('\n'), 1)
     if (error instanceof ConfigError) fail(error.message, 1)
     outFolderProblem(error, out)
     throw error

@@ -76,9 +76,13 @@ function formText(fields: object): string {
 }
 
 
-/** The 413 of a body over `limit`, without CORS headers (the admin endpoints send none; the listener adds the engine's). */
-export function payloadTooLarge(method: string, path: string, error: Error, limit: number): MockResponse {
-  return errorResponse(413, 'Payload Too Large', `${method} ${path}: ${error.message}. Send a smaller body, or raise the limit option`, { limit })
+/**
+ * The 413 of a body over `limit`, without CORS headers (the admin endpoints send none; the
+ * listener adds the engine's). `fix` is what the caller's user can do: the listener has a
+ * `limit` option, the recorder none.
+ */
+export function payloadTooLarge(method: string, path: string, error: Error, limit: number, fix = 'Send a smaller body, or raise the limit option'): MockResponse {
+  return errorResponse(413, 'Payload Too Large', `${method} ${path}: ${error.message}. ${fix}`, { limit })
 }
 
 /** Requests with `Expect: 100-continue` that were not told to continue: no body is coming. */

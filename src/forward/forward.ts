@@ -17,8 +17,22 @@ export function parseTarget(value: string): URL | string {
   } catch {
     return `"${value}" is not an absolute URL`
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `"${value}" is not an http or https URL`
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:8080` parses as the scheme `localhost:`: the scheme was left out.
+    if (/^[a-z0-9.-]+:\d+(\/|$)/i.test(value)) return `"${value}" has no scheme (http:// or https://): write http://${value}`
+    return `"${value}" is not an http or https URL`
+  }
   return url
+}
+
+/**
+ * A target as messages and answers show it: a password in it masked (`http://admin:***@host`),
+ * so it is never printed on a terminal nor sent to a client.
+ */
+export function shownTarget(value: string): string {
+  if (!URL.canParse(value)) return value
+  const url = new URL(value)
+  return url.password === '' ? value : value.replace(`:${url.password}@`, ':***@')
 }
 
 /**
@@ -202,6 +216,12 @@ export function forwardRequest(target: URL, input: ForwardInput, done: (error: E
     return () => undefined
   }
   const headers = forwardHeaders(input.rawHeaders)
+  // Credentials in the target (`http://user:pass@host`) are sent as Basic auth, as a browser
+  // sends them, unless the request brings its own Authorization: the URL the request goes to
+  // holds none.
+  if ((target.username !== '' || target.password !== '') && headers['authorization'] === undefined) {
+    headers['authorization'] = `Basic ${Buffer.from(`${safeDecode(target.username)}:${safeDecode(target.password)}`).toString('base64')}`
+  }
   const via = headers['via'] === undefined ? [] : [headers['via']].flat().map(String)
   headers['via'] = [...via, `1.1 ${input.via}`].join(', ')
   const body = input.body && input.body.byteLength > 0 ? input.body : null
@@ -221,6 +241,14 @@ export function forwardRequest(target: URL, input: ForwardInput, done: (error: E
   outgoing.end(body ?? undefined)
   return () => {
     if (!outgoing.destroyed) outgoing.destroy(new Error('the client went away'))
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
   }
 }
 

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { closeSync, createReadStream, openSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, createReadStream, openSync, readdirSync, rmSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import * as zlib from 'node:zlib'
 import { brotliDecompressSync, createBrotliDecompress, createGunzip, createInflate, gunzipSync, inflateSync } from 'node:zlib'
 
 /** One request and the answer it got, as the recorder and the HAR import hand it to the writer. */
@@ -42,9 +43,20 @@ export const TIMING_LIMIT = 10_000
 /** Headers whose values are secrets: never written to disk, whatever `--redact` says. */
 export const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie'])
 
+/*
+ * zstd came to node:zlib in Node 22.15 and 23.8; mockyard runs on 22.12 too, where the names do
+ * not exist: looked up at run time (a named import of a missing export would fail to load).
+ */
+const zstd = zlib as { createZstdDecompress?: () => Transform; zstdDecompressSync?: (bytes: Uint8Array) => Buffer }
+
+/** The codings of a `Content-Encoding` this Node can undo. */
+export function canDecode(coding: string): boolean {
+  return coding === 'gzip' || coding === 'x-gzip' || coding === 'deflate' || coding === 'br' || (coding === 'zstd' && zstd.createZstdDecompress !== undefined)
+}
+
 /**
- * Undoes a `Content-Encoding` (gzip, deflate, br) so the data file holds what the client
- * read. A body that does not decode is kept as it came.
+ * Undoes a `Content-Encoding` (gzip, deflate, br, zstd where node:zlib has it) so the data file
+ * holds what the client read. A body that does not decode is kept as it came.
  */
 export function decodeBody(bytes: Uint8Array, encoding: string | undefined): Uint8Array {
   const codings = (encoding ?? '')
@@ -57,6 +69,7 @@ export function decodeBody(bytes: Uint8Array, encoding: string | undefined): Uin
       if (coding === 'gzip' || coding === 'x-gzip') body = gunzipSync(body)
       else if (coding === 'deflate') body = inflateSync(body)
       else if (coding === 'br') body = brotliDecompressSync(body)
+      else if (coding === 'zstd' && zstd.zstdDecompressSync) body = zstd.zstdDecompressSync(body)
       else return bytes
     }
   } catch {
@@ -126,6 +139,46 @@ export class Spool {
   }
 }
 
+/**
+ * The temporary files a recording leaves while it works, and the process that owns each: a
+ * spooled body (`.mockyard-<pid>-<uuid>.tmp`), its scrubbed copy (`….tmp.clean.tmp`), a file being
+ * written atomically (`routes.json.<pid>.<uuid>.tmp`).
+ */
+const TEMPORARY = /^(?:\.mockyard-(\d+)-[0-9a-f-]{36}\.tmp(?:\.clean\.tmp)?|.+\.(\d+)\.[0-9a-f-]{36}\.tmp)$/
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH'
+  }
+}
+
+/**
+ * Deletes the temporary files of a recording in these folders: this process's own (`'own'`: a
+ * forced exit, whose writes in flight will never finish), or those of processes that are gone
+ * (`'dead'`: a writer starting, after a recorder was killed). A file that cannot be deleted stays.
+ */
+export function removeTemporaryFiles(folders: readonly string[], whose: 'own' | 'dead'): void {
+  for (const folder of folders) {
+    let names: string[]
+    try {
+      names = readdirSync(folder)
+    } catch {
+      continue
+    }
+    for (const name of names) {
+      const match = TEMPORARY.exec(name)
+      if (!match) continue
+      const pid = Number(match[1] ?? match[2])
+      if (whose === 'own' ? pid !== process.pid : pid === process.pid || alive(pid)) continue
+      rmSync(join(folder, name), { force: true })
+    }
+  }
+}
+
 /** Deletes a spooled body's temporary file; bytes need nothing. */
 export function dropBody(body: Uint8Array | SpooledBody | null | undefined): void {
   if (isSpooled(body)) rmSync(body.path, { force: true })
@@ -134,23 +187,36 @@ export function dropBody(body: Uint8Array | SpooledBody | null | undefined): voi
 /** Why a body was not decoded for the disk. */
 export class TooLargeError extends Error {}
 
+/** A body after `decodeStreaming`: decoded, or kept as it came with the coding it still has. */
+export interface DecodedBody {
+  body: Uint8Array | SpooledBody | null
+  /**
+   * The `Content-Encoding` the body still has: a coding this Node cannot undo (zstd before Node
+   * 22.15, `compress`...), or bytes that did not decode. The recording keeps it with the raw
+   * bytes, so the mock sends what the back end sent; `--redact` cannot search such a body.
+   */
+  encoded?: string
+}
+
 /**
  * Undoes a `Content-Encoding` as a stream, into memory or a temporary file (`Spool`), stopping
  * once the decoded size passes `limit`: then it throws `TooLargeError`. A body that does not
- * decode is kept as it came (what `decodeBody` does). The raw body is consumed either way.
+ * decode, or whose coding this Node cannot undo, is kept as it came, with its coding in
+ * `encoded`. The raw body is consumed either way.
  */
-export async function decodeStreaming(raw: Uint8Array | SpooledBody, encoding: string | undefined, folder: string, limit = MAX_DECODED): Promise<Uint8Array | SpooledBody | null> {
+export async function decodeStreaming(raw: Uint8Array | SpooledBody, encoding: string | undefined, folder: string, limit = MAX_DECODED): Promise<DecodedBody> {
   const codings = (encoding ?? '')
     .split(',')
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c !== '' && c !== 'identity')
-  if (codings.length === 0) return raw
+  if (codings.length === 0) return { body: raw }
+  if (!codings.every(canDecode)) return { body: raw, encoded: encoding }
   const decoders = []
   for (const coding of codings.reverse()) {
     if (coding === 'gzip' || coding === 'x-gzip') decoders.push(createGunzip())
     else if (coding === 'deflate') decoders.push(createInflate())
     else if (coding === 'br') decoders.push(createBrotliDecompress())
-    else return raw
+    else decoders.push(zstd.createZstdDecompress!())
   }
   const out = new Spool(folder)
   const sink = new Transform({
@@ -169,8 +235,8 @@ export async function decodeStreaming(raw: Uint8Array | SpooledBody, encoding: s
       dropBody(raw)
       throw error
     }
-    return raw
+    return { body: raw, encoded: encoding }
   }
   dropBody(raw)
-  return out.finish()
+  return { body: out.finish() }
 }

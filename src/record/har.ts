@@ -36,6 +36,11 @@ export interface ImportHarOptions {
    * default only API-like requests are imported (`--all` on the CLI).
    */
   all?: boolean
+  /**
+   * Import only the requests to this origin (`https://api.example.com`; a path after it is
+   * ignored): a HAR of a browser session holds third parties' requests too (`--origin`).
+   */
+  origin?: string
   /** Called once per imported entry with what the writer did. */
   onRecord?: (entry: { method: string; url: string; status: number }, result: RecordResult) => void
 }
@@ -45,6 +50,10 @@ export interface ImportHarResult extends RecordSummary {
   notImported: string[]
   /** Page requests left out (without `all`): `GET /style.css (stylesheet)`... */
   pageRequests: string[]
+  /** The origins of the entries handed to the writer, most entries first: more than one share one routes.json. */
+  origins: Array<{ origin: string; entries: number }>
+  /** Entries left out because they went to another origin than `origin`. */
+  otherOrigins: number
 }
 
 const EMPTY_STATUS = (status: number) => status === 204 || status === 304 || (status >= 100 && status < 200)
@@ -75,12 +84,28 @@ export async function importHar(file: string, options: ImportHarOptions = {}): P
   } catch (cause) {
     throw new ConfigError([{ file: path, pointer: '', message: `the HAR file cannot be read (${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message})`, fix: 'Check the path; export the HAR from the browser\'s network panel ("Save all as HAR").' }], { cause })
   }
+  const exportAgain = 'Export the HAR again from the browser\'s network panel ("Save all as HAR") or Playwright\'s recordHar, and let the export finish before importing it.'
+  if (text.trim() === '') throw new ConfigError([{ file: path, pointer: '', message: `the HAR file is empty (${countOf(Buffer.byteLength(text), 'byte')})`, fix: exportAgain }])
   const parsed = parseJsonFile(text, path)
-  if (parsed.problem) throw new ConfigError([parsed.problem])
+  if (parsed.problem) {
+    // A HAR cut short (an export or a copy interrupted) is no syntax slip to fix by hand.
+    if (cutShort(text)) {
+      throw new ConfigError([{ file: path, pointer: '', message: `the HAR file is cut short after ${countOf(Buffer.byteLength(text), 'byte')} (${parsed.problem.message})`, fix: exportAgain }])
+    }
+    throw new ConfigError([parsed.problem])
+  }
   const entries = (parsed.value as { log?: { entries?: unknown } } | null)?.log?.entries
   if (!Array.isArray(entries)) throw new ConfigError([{ file: path, pointer: '/log/entries', message: 'this is not a HAR file: it has no log.entries array', fix: 'Export the HAR from the browser\'s network panel, or from Playwright\'s recordHar.' }])
 
+  let only: string | undefined
+  if (options.origin !== undefined) {
+    const parsedOrigin = URL.canParse(options.origin) ? new URL(options.origin) : undefined
+    if (!parsedOrigin || !/^https?:$/.test(parsedOrigin.protocol)) throw new ConfigError([{ file: path, pointer: '', message: `the origin "${options.origin}" is not an http(s) URL`, fix: 'Give the origin of the back end to import, such as --origin https://api.example.com.' }])
+    only = parsedOrigin.origin
+  }
   const writer = createRecordWriter({ out: options.out ?? 'mocks', redact: options.redact, batch: true })
+  const origins = new Map<string, number>()
+  let otherOrigins = 0
   const notImported: string[] = []
   const pageRequests: string[] = []
   const realFolder = realpathSync(folder)
@@ -110,6 +135,11 @@ export async function importHar(file: string, options: ImportHarOptions = {}): P
     }
     if (!URL.canParse(url)) {
       notImported.push(`${label}: log.entries[${index}].request.url is not a valid URL`)
+      continue
+    }
+    const origin = new URL(url).origin
+    if (only !== undefined && origin !== only) {
+      otherOrigins++
       continue
     }
     if (status <= 0) {
@@ -152,6 +182,7 @@ export async function importHar(file: string, options: ImportHarOptions = {}): P
       continue
     }
     let result: RecordResult
+    origins.set(origin, (origins.get(origin) ?? 0) + 1)
     try {
       result = await writer.add({
         method,
@@ -171,7 +202,20 @@ export async function importHar(file: string, options: ImportHarOptions = {}): P
     options.onRecord?.({ method, url, status }, result)
   }
   await writer.flush()
-  return { ...writer.summary(), notImported, pageRequests }
+  const byCount = [...origins].map(([name, entries]) => ({ origin: name, entries })).sort((a, b) => b.entries - a.entries)
+  return { ...writer.summary(), notImported, pageRequests, origins: byCount, otherOrigins }
+}
+
+/** JSON that breaks off where the text ends: the file was cut short, not mistyped. */
+function cutShort(text: string): boolean {
+  try {
+    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+    return false
+  } catch (error) {
+    const message = (error as Error).message
+    const position = /position (\d+)/.exec(message)
+    return /Unexpected end of JSON input|Unterminated string/.test(message) || (position !== null && Number(position[1]) >= text.trimEnd().length)
+  }
 }
 
 /** `child` is `folder` itself or lies under it. */
@@ -284,8 +328,22 @@ export function pageAssetKind(entry: HarEntry, method: string, url: string): str
 }
 
 /**
+ * A form field name or value as HAR tools save them: already percent-encoded as sent (Chrome,
+ * Firefox), kept as it is; any other text encoded.
+ */
+function formEncode(text: string): string {
+  try {
+    if (decodeURIComponent(text.replace(/\+/g, ' ')) !== text) return text
+  } catch {
+    // A lone % is text, not an escape.
+  }
+  return encodeURIComponent(text).replace(/%20/g, '+')
+}
+
+/**
  * The request body a HAR entry describes. A multipart form whose text DevTools left out (or
- * mangled: binary parts) is rebuilt from its `params`, file fields by their file names.
+ * mangled: binary parts) is rebuilt from its `params`, file fields by their file names; so is a
+ * urlencoded form that has `params` and no `text`.
  */
 async function requestBodyOf(postData: NonNullable<HarEntry['request']>['postData'], headers: Array<[string, string]>, readSide: (name: string) => Uint8Array | string): Promise<Uint8Array | null> {
   if (!postData) return null
@@ -302,6 +360,12 @@ async function requestBodyOf(postData: NonNullable<HarEntry['request']>['postDat
     if (index === -1) headers.push(['content-type', contentType])
     else headers[index] = [headers[index]![0], contentType]
     return new Uint8Array(await encoded.arrayBuffer())
+  }
+  // A urlencoded form whose text the HAR left out (Firefox, some tools keep only `params`): the
+  // fields written back as the browser sent them, so they are scored as the form was.
+  if (/^application\/x-www-form-urlencoded/i.test(type) && typeof postData.text !== 'string' && postData._file === undefined && Array.isArray(postData.params) && postData.params.length > 0) {
+    if (!headers.some(([name]) => name.toLowerCase() === 'content-type')) headers.push(['content-type', type])
+    return Buffer.from(postData.params.map((param) => `${formEncode(param.name)}=${formEncode(param.value ?? '')}`).join('&'), 'utf8')
   }
   if (postData._file !== undefined) {
     const side = readSide(postData._file)

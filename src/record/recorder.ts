@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { dirname } from 'node:path'
 import { formatMessage } from '../core/errors.js'
 import { errorResponse } from '../core/build-response.js'
 import { DEFAULT_BODY_LIMIT_BYTES } from '../core/defaults.js'
-import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend, targetIsListener, UPSTREAM_TIMEOUT_MS } from '../forward/forward.js'
+import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend, shownTarget, targetIsListener, UPSTREAM_TIMEOUT_MS } from '../forward/forward.js'
 import { answerThenDrain, payloadTooLarge, readBody } from '../forward/body.js'
-import { decodeStreaming, Spool, TIMING_LIMIT, TooLargeError } from './exchange.js'
+import { canDecode, decodeStreaming, removeTemporaryFiles, Spool, type DecodedBody, TIMING_LIMIT, TooLargeError } from './exchange.js'
 import { pairsOf } from '../forward/headers.js'
 import { localUrlOf } from '../listener/address.js'
 import { createRecordWriter, type RecordResult, type RecordSummary } from './writer.js'
@@ -34,8 +35,13 @@ export interface RunningRecorder {
   readonly port: number
   readonly server: Server
   readonly routesFile: string
-  /** What has been recorded so far. */
+  /** What has been recorded so far (`requests` counts those answered but not recorded too). */
   summary(): RecordSummary
+  /**
+   * Deletes this process's temporary files at once (bodies being spooled or written): for a
+   * forced exit, whose writes in flight will never finish. `stop()` needs none of it.
+   */
+  discardTemporaryFiles(): void
   /** Stops accepting connections, lets requests in flight finish and be written, then resolves with the summary. */
   stop(): Promise<RecordSummary>
 }
@@ -55,7 +61,11 @@ const MAX_BODY = DEFAULT_BODY_LIMIT_BYTES
  */
 export async function startRecorder(options: RecorderOptions): Promise<RunningRecorder> {
   const target = parseTarget(options.target)
+  // The target as messages show it: a password in it is never printed, nor sent to a client.
+  const shown = shownTarget(options.target)
   if (typeof target === 'string') throw new Error(formatMessage(`cannot record: the target ${target}. Give the back end's base URL, such as --target http://localhost:8080.`))
+  // Each request's own query is what goes to the back end: one in the target would be dropped unsaid.
+  if (target.search !== '') throw new Error(formatMessage(`cannot record: the target ${shown} has a query (${target.search}), and mockyard record sends each request's own query, not the target's. Give the back end's base URL without a query, such as --target ${shownTarget(target.origin + target.pathname)}.`))
   const writer = createRecordWriter({ out: options.out ?? 'mocks', redact: options.redact })
   const pending = new Set<Promise<unknown>>()
   const track = <T>(promise: Promise<T>): Promise<T> => {
@@ -64,6 +74,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     return promise
   }
   const report = options.onRecord ?? (() => undefined)
+  /** Requests answered without reaching the writer (refused, broken off): the summary counts them too. */
+  let unrecorded = 0
 
   const name = forwarderName()
   const timeoutMs = options.timeoutMs ?? UPSTREAM_TIMEOUT_MS
@@ -71,22 +83,33 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const method = (req.method ?? 'GET').toUpperCase()
     const path = req.url ?? '/'
+    // One line per request, whatever happens to it.
+    let lined = false
+    const notRecorded = (why: string) => {
+      if (lined) return
+      lined = true
+      unrecorded++
+      report(`${method} ${pathOnly(path)} ${why}`, undefined)
+    }
     /** mockyard's own answer, not recorded: the target failed, the path or the body was refused, a loop. */
     const refuse = (error: Error) => {
       const status = error instanceof ForwardError ? error.status : 502
       const reason = (error as NodeJS.ErrnoException).code ?? error.message
+      // https:// to a port that speaks plain HTTP: the TLS handshake reads an HTTP answer.
+      const notTls = target.protocol === 'https:' && (reason === 'EPROTO' || reason === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long/i.test(error.message))
       const message =
         status === 400 ? `${method} ${pathOnly(path)} was not forwarded: ${error.message}. Send a path without ".." segments`
-        : status === 508 ? `${method} ${pathOnly(path)} came back to this recorder: the target ${options.target} leads back to it, so it was not forwarded again. Point --target at the real back end`
-        : status === 504 ? `${method} ${pathOnly(path)} could not be recorded: the target ${options.target} did not answer in time (${error.message}). Check that the back end answers, or raise --timeout`
-        : `${method} ${pathOnly(path)} could not be recorded: the target ${options.target} did not answer (${reason}). Start the back end, or fix --target`
-      const answer = errorResponse(status, forwardErrorTitle(error), message, { target: options.target })
+        : status === 508 ? `${method} ${pathOnly(path)} came back to this recorder: the target ${shown} leads back to it, so it was not forwarded again. Point --target at the real back end`
+        : status === 504 ? `${method} ${pathOnly(path)} could not be recorded: the target ${shown} did not answer in time (${error.message}). Check that the back end answers, or raise --timeout`
+        : notTls ? `${method} ${pathOnly(path)} could not be recorded: the target ${shown} does not speak TLS on that port (${reason}). Use http:// in --target`
+        : `${method} ${pathOnly(path)} could not be recorded: the target ${shown} did not answer (${reason}). Start the back end, or fix --target`
+      const answer = errorResponse(status, forwardErrorTitle(error), message, { target: shown })
       if (status === 508) answer.headers[LOOP_HEADER] = name
       if (!res.headersSent && !res.destroyed) {
         res.writeHead(status, { ...answer.headers, 'content-length': Buffer.byteLength(answer.body as string) })
         res.end(answer.body)
       }
-      report(`${method} ${pathOnly(path)} ${status} not recorded: ${status === 502 ? `the target did not answer (${reason})` : status === 504 ? 'the target did not answer in time' : status === 508 ? 'the request came back to this recorder (a loop)' : 'the path leaves the target\'s base path'}`, undefined)
+      notRecorded(`${status} not recorded: ${notTls ? `the target does not speak TLS (${reason}), use http://` : status === 502 ? `the target did not answer (${reason})` : status === 504 ? 'the target did not answer in time' : status === 508 ? 'the request came back to this recorder (a loop)' : 'the path leaves the target\'s base path'}`)
     }
     if (cameBack(req.rawHeaders, name)) {
       req.resume()
@@ -97,8 +120,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     readBody(req, MAX_BODY, (bodyError, body) => {
       if (bodyError) {
         if (bodyError.name !== 'PayloadTooLargeError') return res.destroy()
-        answerThenDrain(req, res, payloadTooLarge(method, pathOnly(path), new Error(`${bodyError.message} (mockyard record keeps each body in memory to write it)`), MAX_BODY))
-        report(`${method} ${pathOnly(path)} 413 not recorded: the body is over ${MAX_BODY} bytes`, undefined)
+        answerThenDrain(req, res, payloadTooLarge(method, pathOnly(path), new Error(`${bodyError.message} (mockyard record keeps each body in memory to write it)`), MAX_BODY, 'Send a smaller body: mockyard record takes request bodies up to 50 MiB, a limit it has no option for'))
+        notRecorded(`413 not recorded: the body is over ${MAX_BODY} bytes`)
         return
       }
       let answered: () => void = () => undefined
@@ -107,6 +130,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
       // A client that goes before its answer is complete releases the connection to the target.
       res.on('close', () => {
         if (res.writableFinished) return
+        notRecorded(upstream ? `${upstream.statusCode} not recorded: the client went before its answer was complete` : 'not recorded: the client went before the target answered')
         giveUp()
         upstream?.destroy()
         answered()
@@ -125,7 +149,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
           response.pipe(res)
           response.on('end', answered)
           response.on('error', answered)
-          report(`${method} ${pathOnly(path)} ${status} not recorded: the request came back to this recorder (a loop)`, undefined)
+          notRecorded(`${status} not recorded: the request came back to this recorder (a loop)`)
           return
         }
         // The body goes to the client and to a spool (memory, then a temporary file past 8 MB):
@@ -147,7 +171,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
           }
         })
         res.on('close', () => response.resume())
-        response.on('error', () => {
+        response.on('error', (error: NodeJS.ErrnoException) => {
+          notRecorded(`${status} not recorded: the target broke off the answer after ${received.size} bytes (${error.code ?? error.message})`)
           received.discard()
           res.destroy()
           answered()
@@ -157,24 +182,28 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
           const raw = received.finish()
           const responseHeaders = pairsOf(response.rawHeaders)
           const encoding = response.headers['content-encoding']
-          const recorded = (raw === null ? Promise.resolve(null) : decodeStreaming(raw, encoding, writer.dataFolder)).then((responseBody) =>
-            writer.add({
+          let encoded: string | undefined
+          const recorded = (raw === null ? Promise.resolve<DecodedBody>({ body: null }) : decodeStreaming(raw, encoding, writer.dataFolder)).then((decoded) => {
+            encoded = decoded.encoded
+            return writer.add({
               method,
               url: targetlessUrl(path),
               requestHeaders: pairsOf(req.rawHeaders),
               requestBody: body,
               status,
-              responseHeaders: responseHeaders.filter(([name]) => name.toLowerCase() !== 'content-encoding'),
-              responseBody,
+              // A decoded body no longer has its coding; one kept as it came keeps it, so the mock
+              // sends the very bytes and header the back end sent.
+              responseHeaders: encoded === undefined ? responseHeaders.filter(([name]) => name.toLowerCase() !== 'content-encoding') : responseHeaders,
+              responseBody: decoded.body,
               origin: target.origin + target.pathname.replace(/\/+$/, ''),
               // Decoded bodies have other offsets: the pieces' timing is kept for plain ones only.
               timing: encoding === undefined ? timing : undefined,
-            }),
-          )
+            })
+          })
           recorded.then(
-            (result) => report(lineOf(method, path, status, result), result),
+            (result) => report(lineOf(method, path, status, result) + (encoded !== undefined && result.file ? keptEncoded(encoded, options.redact) : ''), result),
             (failure: Error) =>
-              report(failure instanceof TooLargeError ? `${method} ${pathOnly(path)} ${status} not recorded: its ${encoding} body ${failure.message} (the limit for a compressed answer)` : `${method} ${pathOnly(path)} ${status} not recorded: ${failure.message}`, undefined),
+              failure instanceof TooLargeError ? notRecorded(`${status} not recorded: its ${encoding} body ${failure.message} (the limit for a compressed answer)`) : report(`${method} ${pathOnly(path)} ${status} not recorded: ${failure.message}`, undefined),
           )
           track(recorded).finally(answered).catch(() => undefined)
         })
@@ -195,16 +224,18 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   // A target that is this very listener would send every request back to itself: refused before any request.
   if (await targetIsListener(target, address)) {
     await new Promise((resolve) => server.close(resolve))
-    throw new Error(formatMessage(`cannot record: the target ${options.target} is this recorder's own address (port ${address.port}), so every request would come back to it. Point --target at the real back end, or listen on another --port.`))
+    throw new Error(formatMessage(`cannot record: the target ${shown} is this recorder's own address (port ${address.port}), so every request would come back to it. Point --target at the real back end, or listen on another --port.`))
   }
   let stopping: Promise<RecordSummary> | undefined
+  const withUnrecorded = (summary: RecordSummary): RecordSummary => ({ ...summary, requests: summary.requests + unrecorded })
   return {
     url: localUrlOf(host, address),
     host,
     port: address.port,
     server,
     routesFile: writer.routesFile,
-    summary: () => writer.summary(),
+    summary: () => withUnrecorded(writer.summary()),
+    discardTemporaryFiles: () => removeTemporaryFiles([dirname(writer.routesFile), writer.dataFolder], 'own'),
     stop() {
       stopping ??= new Promise<void>((resolve) => {
         // Keep-alive connections go as soon as their request in flight is answered; after 10 s, all go.
@@ -218,7 +249,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
         server.closeIdleConnections()
       }).then(async () => {
         while (pending.size > 0) await Promise.allSettled([...pending])
-        return writer.summary()
+        return withUnrecorded(writer.summary())
       })
       return stopping
     },
@@ -230,6 +261,15 @@ function targetlessUrl(path: string): string {
   if (path.startsWith('/')) return new URL(path, 'http://recorded.invalid').href
   const absolute = new URL(path)
   return new URL(absolute.pathname + absolute.search, 'http://recorded.invalid').href
+}
+
+/** What a log line adds for a body written still encoded: why, and that --redact could not search it. */
+function keptEncoded(encoding: string, redact: readonly string[] | undefined): string {
+  const coding = encoding.trim().toLowerCase()
+  const unknown = coding.split(',').map((c) => c.trim()).find((c) => c !== '' && c !== 'identity' && !canDecode(c))
+  const why = unknown === undefined ? 'its bytes did not decode' : unknown === 'zstd' ? `zstd needs Node 22.15 or later, this is ${process.version}` : `mockyard cannot decode ${unknown}`
+  const redacted = redact && redact.length > 0 ? '; --redact could not search it, so its fields were not redacted' : ''
+  return ` (body kept ${coding}-encoded: ${why}${redacted})`
 }
 
 /** A path for the log, without its query (query values may be secrets). */

@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises'
 import { join, resolve } from 'node:path'
 import { compileRoutes, methodOf, type CompiledMethod, type RouteTable } from '../core/compile-routes.js'
 import { matchEntry } from '../core/match-entry.js'
+import { textOf } from '../core/compile-condition.js'
 import { isConditional, takesBodyParams } from '../core/routes-model.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { memoryFiles } from '../core/memory-files.js'
@@ -15,7 +16,7 @@ import type { CloseEventConfig, EventConfig, RouteEntryConfig, RoutesConfig, Seq
 import { validateRoutes } from '../core/validate-routes.js'
 import { contentTypeOf } from '../core/build-response.js'
 import { parseJsonFile } from '../config/load-config.js'
-import { dropBody, HOP_BY_HOP, isSpooled, SECRET_HEADERS, type RecordedExchange, type SpooledBody } from './exchange.js'
+import { dropBody, HOP_BY_HOP, isSpooled, removeTemporaryFiles, SECRET_HEADERS, type RecordedExchange, type SpooledBody } from './exchange.js'
 
 /** What the writer did with one exchange. */
 export interface RecordResult {
@@ -88,10 +89,73 @@ interface Item {
   repeat: number
 }
 
+/**
+ * The answers one request got, in order, as runs of equal answers (A, A, B is `A*2, B`): `copies`
+ * times the runs of `cycle`, then the runs of `rest`. A list that repeats (A, B, A, B) keeps one
+ * cycle and a count, so polling an endpoint for hours costs no memory.
+ */
+interface Runs {
+  cycle: Item[]
+  /** 0 (no cycle yet, everything is in `rest`) or 2 and more. */
+  copies: number
+  /** The runs after the last whole cycle: while a cycle holds, the start of its next round. */
+  rest: Item[]
+}
+
 /** One distinct request (method, path, every scored value) and the answers it got, in order. */
 interface Variant {
   values: Map<string, ParamValue>
+  /** The sequence written for it (`writtenItems(runs)`). */
   items: Item[]
+  runs: Runs
+}
+
+const sameRun = (a: Item, b: Item) => a.id === b.id && a.repeat === b.repeat
+const runsKey = (items: readonly Item[]) => items.map((item) => `${item.id}*${item.repeat}`).join('|')
+
+/** `rest` is how a round of `cycle` starts: its runs, the last one possibly not as long yet. */
+function startsRound(rest: readonly Item[], cycle: readonly Item[]): boolean {
+  if (rest.length > cycle.length) return false
+  return rest.every((item, i) => (i < rest.length - 1 ? sameRun(item, cycle[i]!) : item.id === cycle[i]!.id && item.repeat <= cycle[i]!.repeat))
+}
+
+/**
+ * The runs after one more answer. A run grows when the answer is the last one again (at the end
+ * of a whole cycle, that round is unfolded first: A, B, A, B then B is no longer two rounds).
+ * Once the answers stop following the cycle, the whole list is unfolded; a list that is two or
+ * more exact rounds of a shorter one becomes that cycle.
+ */
+function withAnswer(runs: Runs, item: Item): Runs {
+  let copies = runs.copies
+  let rest = runs.rest.map((run) => ({ ...run }))
+  const last = rest[rest.length - 1] ?? (copies > 0 ? runs.cycle[runs.cycle.length - 1] : undefined)
+  if (last !== undefined && last.id === item.id) {
+    if (rest.length === 0) {
+      copies--
+      rest = runs.cycle.map((run) => ({ ...run }))
+    }
+    rest[rest.length - 1]!.repeat++
+  } else rest.push({ ...item })
+  if (copies > 0 && !startsRound(rest, runs.cycle)) {
+    rest = [...Array.from({ length: copies }, () => runs.cycle.map((run) => ({ ...run }))).flat(), ...rest]
+    copies = 0
+  }
+  if (copies > 0) {
+    return rest.length === runs.cycle.length && rest.every((run, i) => sameRun(run, runs.cycle[i]!)) ? { cycle: runs.cycle, copies: copies + 1, rest: [] } : { cycle: runs.cycle, copies, rest }
+  }
+  // The shortest cycle the whole list is two or more exact rounds of.
+  for (let period = 1; period <= rest.length / 2; period++) {
+    if (rest.length % period === 0 && rest.every((run, i) => sameRun(run, rest[i % period]!))) return { cycle: rest.slice(0, period), copies: rest.length / period, rest: [] }
+  }
+  return { cycle: [], copies: 0, rest }
+}
+
+/**
+ * The sequence to write: one cycle while every answer so far followed it (the mock starts over
+ * after the last item too, so it replays them in the recorded order), else every run as it came.
+ */
+function writtenItems(runs: Runs): Item[] {
+  return runs.copies > 0 ? runs.cycle : runs.rest
 }
 
 interface RecordedMethod {
@@ -383,6 +447,8 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   const dataFolder = join(out, 'data')
   const redact = new Set((options.redact ?? []).map((name) => name.toLowerCase()))
   mkdirSync(dataFolder, { recursive: true })
+  // A recorder killed mid-write (two Ctrl+C, a crash) left its temporary files: they are nobody's now.
+  removeTemporaryFiles([out, dataFolder], 'dead')
 
   let base: RoutesConfig = {}
   if (existsSync(routesFile)) {
@@ -515,6 +581,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
     const headers: Record<string, string> = {}
     let location: string | undefined
     let contentType = ''
+    let encoding: string | undefined
     for (const [name, value] of exchange.responseHeaders) {
       const lower = name.toLowerCase()
       if (SECRET_HEADERS.has(lower) || redact.has(lower)) {
@@ -523,10 +590,21 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       }
       if (lower === 'content-type') contentType = value
       else if (lower === 'location') location = value
+      // Only a body kept as it came (a coding the recorder could not undo) still has its
+      // Content-Encoding: the mock sends it with those bytes, as the back end did.
+      else if (lower === 'content-encoding') encoding = headers['Content-Encoding'] = value
       // X-Powered-By names the back end's framework (Express...): noise on every entry, not the API's.
       else if (lower === 'content-disposition' || (lower.startsWith('x-') && lower !== 'x-powered-by' && !HOP_BY_HOP.has(lower))) headers[name] = value
     }
-    if (location !== undefined) location = ownPath(location, exchange.origin ?? new URL(exchange.url).origin)
+    if (location !== undefined) {
+      // The request as the back end saw it (the target's base path in front for `record`): a
+      // relative or path-absolute Location is resolved against it, as the client resolves it.
+      const asked = new URL(exchange.url)
+      const requested = exchange.origin === undefined ? asked.href : exchange.origin + asked.pathname + asked.search
+      location = ownPath(location, exchange.origin ?? asked.origin, requested)
+      // A redirect can carry a secret in its query or fragment (an OAuth callback's `access_token=`).
+      if (redact.size > 0) for (const [name, value] of locationParams(location)) if (redact.has(name.toLowerCase())) collectSecrets(value, secrets)
+    }
     const type = mediaType(contentType)
     const body = exchange.responseBody
     const size = body === null || body === undefined ? 0 : isSpooled(body) ? body.size : body.byteLength
@@ -539,7 +617,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       answer.url = scrub(location!, secrets)
       if (exchange.status === 302) delete answer.status
     } else if (location !== undefined) headers['Location'] = location
-    if (hasBody && !redirect && type === 'text/event-stream' && !isSpooled(body)) {
+    if (hasBody && !redirect && type === 'text/event-stream' && !isSpooled(body) && encoding === undefined) {
       // Server-Sent Events become `events`, each with the delay it came after (docs/behaviour.md, "Record, import and proxy").
       answer.events = recordedEvents(scrubBytes(body, needlesOf(secrets)), exchange.timing)
     } else if (hasBody && !redirect) {
@@ -552,10 +630,12 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       const needles = needlesOf(secrets)
       const clean = isSpooled(body) ? await scrubFile(body, needles) : scrubBytes(body, needles)
       answer.file = await fileFor(route, method, clean, type, await extensionTable(), operation)
-      // The mock types a file by its extension: keep the real type where the two differ.
-      if (type !== '' && mediaType(await contentTypeOf(answer.file)) !== type) headers['Content-Type'] = contentType
+      // The mock types a file by its extension (text with charset=utf-8): keep the real type
+      // where the two differ, the charset too (iso-8859-1 bytes served as UTF-8 read as mojibake).
+      const served = await contentTypeOf(answer.file)
+      if (type !== '' && (mediaType(served) !== type || !sameCharset(contentType, served))) headers['Content-Type'] = contentType
       const chunked = !exchange.responseHeaders.some(([name]) => name.toLowerCase() === 'content-length')
-      const pace = chunked && !isSpooled(body) ? recordedPace(body, exchange.timing) : undefined
+      const pace = chunked && !isSpooled(body) && encoding === undefined ? recordedPace(body, exchange.timing) : undefined
       if (pace) answer.stream = pace
     } else if (type !== '' && method === 'head') headers['Content-Type'] = contentType
     for (const name of Object.keys(headers)) headers[name] = scrub(headers[name]!, secrets)
@@ -612,7 +692,9 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       recorded = { variants: new Map() }
       const found = baseTable.lookup(url.pathname)
       if (found && methodOf(found.route, method.toUpperCase())) {
-        recorded.clash = `${method.toUpperCase()} ${url.pathname}: recorded but not written, ${routesFile} already answers it (route "${found.route.key}"). Remove that route's ${method} key to record it, or record into another --out`
+        // A HEAD is answered by the route's `get` when it has no `head` key: that is the key to remove.
+        const answering = method === 'head' && !found.route.methods.has('HEAD') ? 'get' : method
+        recorded.clash = `${method.toUpperCase()} ${url.pathname}: recorded but not written, ${routesFile} already answers it (route "${found.route.key}"${answering === method ? '' : `, by its ${answering} key`}). Remove that route's ${answering} key to record it, or record into another --out`
         clashes.push(recorded.clash)
       }
       route.methods.set(method, recorded)
@@ -624,7 +706,7 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
       const text = Array.isArray(value) ? value.join('\n') : String(value)
       for (const secret of secrets) if (secret.length >= 4 && text.includes(secret)) values.delete(name)
     }
-    const signature = sortedJson([...values].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+    const signature = sortedJson([...values].map(([name, value]) => [name, scoredAs(value)]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
     const operation = values.get(OPERATION_PARAM)
     const answer = await answerOf(exchange, route, method, secrets, typeof operation === 'string' ? operation : undefined)
     for (const secret of secrets) if (knownSecrets.size < MAX_SECRETS && secret.length >= 4) knownSecrets.add(secret)
@@ -642,23 +724,19 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
         if (answeredAs(recorded.built, values) === id) return done
         return { ...done, skipped: `${route.key} ${method} has ${MAX_VARIANTS} variants already` }
       }
-      variant = { values, items: [] }
+      variant = { values, items: [], runs: { cycle: [], copies: 0, rest: [] } }
       recorded.variants.set(signature, variant)
     }
-    const items = variant.items
-    const last = items[items.length - 1]
-    if (last && last.id === id) {
-      last.repeat++
-      // One answer so far: the routes file does not change.
-      if (items.length === 1) return done
-    } else if (items.length >= MAX_ITEMS) {
+    const next = withAnswer(variant.runs, { answer, id, repeat: 1 })
+    const written = writtenItems(next)
+    if (written.length > MAX_ITEMS) {
       return { ...done, skipped: `the sequence of ${route.key} ${method} has ${MAX_ITEMS} answers already` }
-    } else items.push({ answer, id, repeat: 1 })
-    // A sequence that went round once more (A, B, A, B) is its first cycle: the mock starts over too.
-    const half = items.length / 2
-    if (items.length % 2 === 0 && items.slice(0, half).every((item, i) => item.id === items[i + half]!.id && item.repeat === items[i + half]!.repeat)) {
-      items.length = half
     }
+    const unchanged = runsKey(written) === runsKey(variant.items)
+    variant.runs = next
+    variant.items = written
+    // The same answers written as before (one answer polled again, a cycle going round): nothing to rebuild.
+    if (unchanged) return done
     const before = recorded.built
     recorded.built = buildMethod([...recorded.variants.values()])
     if (before === undefined || JSON.stringify(before) !== JSON.stringify(recorded.built)) {
@@ -715,15 +793,36 @@ export function createRecordWriter(options: RecordWriterOptions): RecordWriter {
   }
 }
 
-/** A `Location` on the back end's own origin (and base path) as a path: `http://api/v2/x` -> `/x`. */
-function ownPath(location: string, origin: string): string {
+/**
+ * A `Location` on the back end's own origin (and base path) as a path: `http://api/v2/x` -> `/x`.
+ * A relative one (`/v2/x`, `x`, `?page=2`) is resolved against the URL the back end was asked
+ * first: with `--target http://api/v2`, its `/v2/x` is the mock's `/x`. One elsewhere is kept as written.
+ */
+function ownPath(location: string, origin: string, requested: string): string {
   const base = origin.replace(/\/+$/, '')
-  if (location === base) return '/'
-  if (location.startsWith(base) && /^[/?#]/.test(location.slice(base.length))) {
-    const rest = location.slice(base.length)
+  let absolute = location
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(location)) {
+    try {
+      absolute = new URL(location, requested).href
+    } catch {
+      return location
+    }
+  }
+  if (absolute === base) return '/'
+  if (absolute.startsWith(base) && /^[/?#]/.test(absolute.slice(base.length))) {
+    const rest = absolute.slice(base.length)
     return rest.startsWith('/') ? rest : '/' + rest
   }
   return location
+}
+
+/** The query and fragment parameters of a Location (`/cb?code=1#access_token=...`). */
+function locationParams(location: string): Array<[string, string]> {
+  const hash = location.indexOf('#')
+  const query = location.indexOf('?')
+  const search = query === -1 || (hash !== -1 && query > hash) ? '' : location.slice(query + 1, hash === -1 ? undefined : hash)
+  const fragment = hash === -1 ? '' : location.slice(hash + 1)
+  return [...new URLSearchParams(search), ...new URLSearchParams(fragment)]
 }
 
 /**
@@ -783,21 +882,45 @@ function parseEventBlock(block: string): EventConfig | undefined {
 }
 
 /**
- * The pace of a chunked answer whose pieces came over time (at least three, a median gap of
- * 10 ms or more): `by: "line"` when each piece was one line, else the median piece size.
+ * The pace of a chunked answer whose pieces came over time (at least three, 10 ms or more apart
+ * on average), such that its replay takes about as long as the recording did: `by: "line"` when
+ * each piece was one line, else the bytes of an even share of the body per piece, and the
+ * recorded duration spread over the gaps the replay will have. A median piece size would not
+ * do: one byte, 31 KB, one byte at 20 ms would replay one byte every 20 ms, over ten minutes.
+ * `undefined` when the replay could not keep the recorded time (a body too short to cut).
  */
 export function recordedPace(bytes: Uint8Array, timing?: ReadonlyArray<{ at: number; end: number }>): { by: 'line' | number; delay: number } | undefined {
   if (!timing || timing.length < 3) return undefined
-  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1]!
-  const delay = median(timing.slice(1).map((piece, i) => piece.at - timing[i]!.at))
-  if (delay < 10) return undefined
-  const sizes = timing.map((piece, i) => piece.end - (i === 0 ? 0 : timing[i - 1]!.end))
+  const total = timing[timing.length - 1]!.end
+  const duration = timing[timing.length - 1]!.at - timing[0]!.at
+  if (total === 0 || duration / (timing.length - 1) < 10) return undefined
   const oneLineEach = timing.every((piece, i) => {
     const from = i === 0 ? 0 : timing[i - 1]!.end
     const lines = bytes.subarray(from, piece.end).filter((byte) => byte === 10).length
     return lines === 1 && bytes[piece.end - 1] === 10
   })
-  return { by: oneLineEach ? 'line' : median(sizes), delay }
+  // The pieces the replay cuts: as many lines as pieces came, or even shares of the bytes.
+  const by = oneLineEach ? 'line' : Math.ceil(total / timing.length)
+  const pieces = by === 'line' ? timing.length : Math.ceil(total / by)
+  if (pieces < 2) return undefined
+  const delay = Math.round(duration / (pieces - 1))
+  return delay < 1 ? undefined : { by, delay }
+}
+
+/** The `charset` parameter of a Content-Type, lower case, or `undefined`. */
+function charsetOf(contentType: string): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase()
+}
+
+/**
+ * The mock would send the charset the back end named: the same one, or none named at all, or
+ * UTF-8 where the mock names none (JSON and XML are UTF-8 unless they say otherwise).
+ */
+function sameCharset(recorded: string, served: string): boolean {
+  const charset = charsetOf(recorded)
+  if (charset === undefined) return true
+  const normal = (name: string) => name.replace(/[-_]/g, '')
+  return normal(charset) === normal(charsetOf(served) ?? 'utf-8')
 }
 
 function looksLikeJson(bytes: Uint8Array): boolean {
@@ -869,7 +992,18 @@ function answerEntry(items: Item[]): RouteEntryConfig {
   }
 }
 
-const projection = (variant: Variant, keys: readonly string[]) => keys.map((key) => (variant.values.has(key) ? JSON.stringify(variant.values.get(key)) : ABSENT)).join('\u0001')
+/**
+ * A value as the scoring compares it (src/core/compile-condition.ts): scalars by their text
+ * (`1`, `"1"`; `true`, `"true"`; `null`, `"null"`), repeated values as a set (`?tag=x&tag=y` is
+ * `?tag=y&tag=x`). Requests the engine cannot tell apart are one request to the writer too:
+ * two entries for them would answer both with the later one.
+ */
+function scoredAs(value: ParamValue): string {
+  const texts = (Array.isArray(value) ? value : [value]).map((v) => textOf(v) ?? '')
+  return JSON.stringify([...new Set(texts)].sort())
+}
+
+const projection = (variant: Variant, keys: readonly string[]) => keys.map((key) => (variant.values.has(key) ? scoredAs(variant.values.get(key)!) : ABSENT)).join('\u0001')
 
 /**
  * The entries of one method. Variants that got the same answers need no conditions; otherwise
@@ -890,7 +1024,7 @@ function buildMethod(variants: Variant[]): RouteEntryConfig | RouteEntryConfig[]
     values.delete(OPERATION_PARAM)
     let group = groups.get(key)
     if (!group) groups.set(key, (group = []))
-    group.push({ values, items: variant.items })
+    group.push({ values, items: variant.items, runs: variant.runs })
   }
   const entries: RouteEntryConfig[] = []
   const plain = groups.get(undefined)

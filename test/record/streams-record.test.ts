@@ -16,6 +16,7 @@ import { readChunks, sseReader } from '../support/streams.js'
 let app: Server
 let appUrl: string
 const dir = mkdtempSync(join(tmpdir(), 'mockyard-record-streams-'))
+const REPORT_ROWS = Array.from({ length: 400 }, (_, i) => JSON.stringify({ i, name: `row${i}`, pad: 'x'.repeat(50) })).join(',')
 
 /** The back end: an event feed (three events, 80 ms apart, then it ends) and NDJSON a line every 60 ms. */
 beforeAll(async () => {
@@ -35,6 +36,10 @@ beforeAll(async () => {
     } else if (req.url === '/answer') {
       res.writeHead(200, { 'content-type': 'application/x-ndjson' })
       send(['{"t":"a"}\n', '{"t":"b"}\n', '{"t":"c"}\n', '{"t":"d"}\n'], 60)
+    } else if (req.url === '/report') {
+      // A streaming JSON serializer: "[", 31 KB of rows after a 20 ms query, "]" 20 ms later.
+      res.writeHead(200, { 'content-type': 'application/json' })
+      send(['[', REPORT_ROWS, ']'], 20)
     } else {
       res.writeHead(404).end()
     }
@@ -74,6 +79,29 @@ describe('record with streams', () => {
       expect(await replay.next()).toBeUndefined()
       const lines = await readChunks((await fetch(`${server.url}/answer`)).body!)
       expect(lines.map((piece) => piece.text)).toEqual(['{"t":"a"}\n', '{"t":"b"}\n', '{"t":"c"}\n', '{"t":"d"}\n'])
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe('the pace of a chunked answer', () => {
+  it('replays in about the time it took: pieces of 1 byte, 31 KB and 1 byte 20 ms apart are not sent a byte at a time', async () => {
+    const out = join(dir, 'paced')
+    const recorder = await startRecorder({ target: appUrl, out, port: 0, host: '127.0.0.1' })
+    expect((await (await fetch(`${recorder.url}/report`)).text()).length).toBe(REPORT_ROWS.length + 2)
+    await recorder.stop()
+    const routes = JSON.parse(readFileSync(recorder.routesFile, 'utf8')) as Record<string, { get: { stream?: { by: number | string; delay: number } } }>
+    const stream = routes.report!.get.stream!
+    expect(stream.by).toBeGreaterThan(1000)
+    expect(stream.delay).toBeGreaterThanOrEqual(15)
+
+    const server = await startMockServer({ routes: recorder.routesFile })
+    try {
+      const started = performance.now()
+      expect(await (await fetch(`${server.url}/report`)).text()).toBe(`[${REPORT_ROWS}]`)
+      // Recorded over about 40 ms: a byte per 20 ms would take over ten minutes.
+      expect(performance.now() - started).toBeLessThan(2000)
     } finally {
       await server.stop()
     }
