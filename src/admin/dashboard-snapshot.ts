@@ -9,6 +9,7 @@ import { sequenceItemAt } from '../core/routes-model.js'
 import { scanOperation } from '../core/graphql-operation.js'
 import { graphqlPartsOf } from '../core/graphql-request.js'
 import { parseQuery } from '../core/parse-request.js'
+import { shownTarget } from '../forward/forward.js'
 
 /**
  * A request as the dashboard's list shows it: the record without its headers and bodies (those
@@ -106,7 +107,7 @@ export function dashboardState(instance: Instance) {
       requestLog: { limit: Math.max(1, Math.floor(instance.options.requestLog?.limit ?? DEFAULT_LOG_LIMIT)) },
       admin: { allowRemote: instance.options.admin?.allowRemote ?? false },
       // Where unanswered requests go, and what ${context} becomes, shape every answer too.
-      ...(instance.options.proxy !== undefined ? { proxy: instance.options.proxy } : {}),
+      ...(instance.options.proxy !== undefined ? { proxy: shownTarget(instance.options.proxy) } : {}),
       ...(instance.options.pluginContext !== undefined ? { pluginContext: instance.options.pluginContext } : {}),
       // The document each answer is checked against (docs/behaviour.md, "Traffic checked against a contract").
       ...(instance.trafficCheck !== undefined ? { validate: instance.trafficCheck.document } : {}),

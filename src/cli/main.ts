@@ -14,7 +14,7 @@ import { validateOptions, type MockyardOptions } from '../config/options.js'
 import { listeningLine } from '../listener/address.js'
 import { listen, packageInfo } from '../listener/server.js'
 import { attachContract } from '../check/contract.js'
-import { targetIsListener } from '../forward/forward.js'
+import { shownTarget, targetIsListener } from '../forward/forward.js'
 import { listenProblem } from './listen-problem.js'
 import type { AddressInfo } from 'node:net'
 
@@ -195,7 +195,7 @@ async function main(argv: string[]): Promise<void> {
   const proxy = instance.options.proxy
   if (proxy && (await targetIsListener(new URL(proxy), running.server.address() as AddressInfo))) {
     await running.stop()
-    fail(formatMessage(`--proxy ${proxy} is this server's own address (port ${running.port}), so every request no route answers would come back to it. Point the proxy option at the real back end, or listen on another --port.`), 2)
+    fail(formatMessage(`--proxy ${shownTarget(proxy)} is this server's own address (port ${running.port}), so every request no route answers would come back to it. Point the proxy option at the real back end, or listen on another --port.`), 2)
   }
   process.stdout.write(listeningLine(running.host, running.port) + '\n')
   // docs/behaviour.md, "The dashboard": on a loopback URL, since it answers loopback clients.

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { errorResponse } from '../core/build-response.js'
-import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend } from '../forward/forward.js'
+import { cameBack, ForwardError, forwardErrorTitle, forwarderName, forwardRequest, LOOP_HEADER, parseTarget, responseHeadersToSend, shownTarget } from '../forward/forward.js'
 import { headerGetter } from './wire.js'
 import type { Instance, SentAnswer } from '../config/instance.js'
 import type { LogEntry } from '../harness/request-log.js'
@@ -19,8 +19,10 @@ export function proxyUnmatched(
   settle: (sent: SentAnswer) => LogEntry,
   head: boolean,
 ): void {
-  const target = instance.options.proxy!
-  const parsed = parseTarget(target)
+  const given = instance.options.proxy!
+  // As messages show it: a password in the URL masked (it is sent, as Basic auth, never shown).
+  const target = shownTarget(given)
+  const parsed = parseTarget(given)
   // validateOptions refuses anything else; this keeps a programmatic misuse from throwing.
   const url = typeof parsed === 'string' ? new URL('http://invalid.invalid') : parsed
   const method = (req.method ?? 'GET').toUpperCase()

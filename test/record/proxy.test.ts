@@ -103,6 +103,28 @@ describe('the proxy option', () => {
     }
   })
 
+  it('a target with user:password sends them as Basic auth, and its messages show the password masked', async () => {
+    let authorization: string | undefined
+    const guarded = createServer((req, res) => {
+      authorization = req.headers.authorization
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
+    })
+    await new Promise<void>((resolve) => guarded.listen(0, '127.0.0.1', resolve))
+    const up = await startMockServer({ routes, proxy: `http://admin:hunter2@127.0.0.1:${(guarded.address() as AddressInfo).port}` })
+    const down = await startMockServer({ routes, proxy: 'http://admin:hunter2@127.0.0.1:9' })
+    try {
+      expect(await (await fetch(`${up.url}/api/other`)).json()).toEqual({ ok: true })
+      expect(authorization).toBe(`Basic ${Buffer.from('admin:hunter2').toString('base64')}`)
+      const text = await (await fetch(`${down.url}/api/other`)).text()
+      expect(text).toContain('http://admin:***@127.0.0.1:9')
+      expect(text).not.toContain('hunter2')
+    } finally {
+      await up.stop()
+      await down.stop()
+      guarded.close()
+    }
+  })
+
   it('the middleware forwards instead of calling next(), and MockServer forwards too', async () => {
     const middleware = await createMiddleware({ routes, proxy: app.url, latency: 0, watch: false })
     const host = createServer((req, res) => middleware(req, res, () => {
