@@ -111,6 +111,8 @@ const COMMONJS_LOADS = [
   [/await import\('msw'\)/g, "require('msw')", /[\\/]src[\\/]harness[\\/]pipeline\.ts$/],
   // A `.js` config file: a CommonJS project's is CommonJS.
   [/await import\(pathToFileURL\(path\)\.href \+ [^\n]*\)\)\)/, 'require(path))', /[\\/]src[\\/]config[\\/]load-config\.ts$/],
+  // ...so its failure to load an ES module config is told as such.
+  [/const CONFIG_BY_REQUIRE = false/, 'const CONFIG_BY_REQUIRE = true', /[\\/]src[\\/]config[\\/]load-config\.ts$/],
 ]
 
 export const jestCommonJs = defineConfig({

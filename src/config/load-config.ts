@@ -172,13 +172,18 @@ async function importDefault(path: string): Promise<unknown> {
   return module.default ?? module
 }
 
+/** Whether config modules are loaded with `require()`: true in the CommonJS build of mockyard/jest (rolldown.config.mjs). */
+const CONFIG_BY_REQUIRE = false
+
 /**
  * Whether a config module failed because it is an ES module loaded with `require()`: the
  * CommonJS build of mockyard/jest loads it through Jest's module system, which cannot.
  */
 function requiredAsEsm(cause: unknown): boolean {
   const { code, message } = (cause ?? {}) as { code?: unknown; message?: unknown }
-  return code === 'ERR_REQUIRE_ESM' || /Must use import to load ES Module|Cannot use import statement outside a module/.test(String(message))
+  if (code === 'ERR_REQUIRE_ESM' || /Must use import to load ES Module/.test(String(message))) return true
+  // Jest 29 reads the module as CommonJS and stops at its first `import` or `export`.
+  return CONFIG_BY_REQUIRE && (cause as Error | undefined)?.name === 'SyntaxError' && /Cannot use import statement outside a module|Unexpected token 'export'/.test(String(message))
 }
 
 const ESM_UNDER_REQUIRE =
