@@ -126,6 +126,39 @@ export function isTextType(contentType: string): boolean {
 }
 
 const CONTEXT = '${context}'
+const CONTEXT_BYTES = new TextEncoder().encode(CONTEXT)
+
+/** Whether a content type names a charset other than UTF-8 (`text/plain; charset=iso-8859-1`). */
+function otherCharset(type: string): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^;"\s]+)/i.exec(type)?.[1]?.toLowerCase()
+  return charset !== undefined && charset !== 'utf-8' && charset !== 'utf8'
+}
+
+/**
+ * `${context}` replaced in the bytes themselves, for a file in another charset (Latin-1,
+ * Shift_JIS): decoding it as UTF-8 would garble every other character it has. The variable is
+ * ASCII, as it is in those charsets; the value is written as UTF-8 (an origin is ASCII).
+ */
+function bytesWithContext(bytes: Uint8Array, source: { context(): string }): Uint8Array {
+  const at: number[] = []
+  for (let index = bytes.indexOf(0x24); index !== -1 && index <= bytes.length - CONTEXT_BYTES.length; index = bytes.indexOf(0x24, index + 1)) {
+    if (CONTEXT_BYTES.every((byte, offset) => bytes[index + offset] === byte)) at.push(index)
+  }
+  if (at.length === 0) return bytes
+  const value = new TextEncoder().encode(source.context())
+  const out = new Uint8Array(bytes.length + at.length * (value.length - CONTEXT_BYTES.length))
+  let from = 0
+  let to = 0
+  for (const index of at) {
+    out.set(bytes.subarray(from, index), to)
+    to += index - from
+    out.set(value, to)
+    to += value.length
+    from = index + CONTEXT_BYTES.length
+  }
+  out.set(bytes.subarray(from), to)
+  return out
+}
 
 /** A JSON error body in mockyard's one shape: `{ error, message, ...details }`. */
 export function errorResponse(status: number, error: string, message: string, details?: Record<string, unknown>): MockResponse {
@@ -264,7 +297,7 @@ function fileResponse(status: number, headers: Record<string, string>, name: str
 
 function typedFileResponse(status: number, headers: Record<string, string>, type: string, bytes: Uint8Array, context: BuildContext, stream?: StreamSpec): MockResponse {
   headers['content-type'] = type
-  const body = isTextType(type) ? (context.typing ?? createFileTyping()).withContext(bytes, context) : bytes
+  const body = !isTextType(type) ? bytes : otherCharset(type) ? bytesWithContext(bytes, context) : (context.typing ?? createFileTyping()).withContext(bytes, context)
   if (context.head) {
     // The length GET would send (a streamed body has none): the connection stays open for the next request.
     if (stream === undefined) headers['content-length'] = String(typeof body === 'string' ? new TextEncoder().encode(body).byteLength : body.byteLength)

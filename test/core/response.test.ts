@@ -253,6 +253,14 @@ describe('content type and ${context}', () => {
     expect([...bytes]).toEqual([...binary])
   })
 
+  it('a text file in another charset (Content-Type names it) gets ${context} replaced in its bytes, its other characters kept', async () => {
+    const latin1 = new Uint8Array([...new TextEncoder().encode('caf'), 0xe9, ...new TextEncoder().encode(' ${context}/menu '), 0xe8])
+    const engine = engineFor({ 'v1/menu': { file: 'menu.txt', responseHeader: { 'Content-Type': 'text/plain; charset=iso-8859-1' } } }, { 'menu.txt': latin1 }, { pluginContext: context })
+    const res = await send(engine, '/v1/menu')
+    const bytes = typeof res.body === 'string' ? new TextEncoder().encode(res.body) : res.body!
+    expect([...bytes]).toEqual([...new TextEncoder().encode('caf'), 0xe9, ...new TextEncoder().encode(` ${context}/menu `), 0xe8])
+  })
+
   it('JSON files are served as written (no re-formatting)', async () => {
     const res = await send(engineFor(routes, dataFiles), '/v1/odd-json')
     expect(res.text).toBe(dataFiles['odd.json'])
