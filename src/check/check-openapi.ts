@@ -162,12 +162,19 @@ export async function loadOpenApi(path: string, display: (file: string) => strin
   checkRefTargets(files, path, display)
   const doc = (await readWith(path, display, (options) => new RefParser().bundle(path, options), reader)) as Json
   const label = display(path)
-  const version = typeof doc.openapi === 'string' ? doc.openapi : undefined
-  if (!version || !/^3\.[01]\./.test(version)) {
-    throw new Error(version ? `OpenAPI ${version} is not supported` : doc.swagger ? 'Swagger 2.0 documents are not supported' : 'the file has no "openapi" version field')
+  if (typeof doc.openapi === 'number') {
+    // YAML reads `openapi: 3.0` as the number 3.
+    throw new DocumentError(`its "openapi" field is the number ${doc.openapi}, not a version string (YAML reads an unquoted 3.0 as a number)`, { place: { file: path, pointer: '/openapi' }, fix: 'Write the version in quotes, with its patch number: openapi: "3.0.3" (or "3.1.0").' })
   }
-  if (!isObject(doc.paths)) throw new Error('the document has no "paths"')
+  const version = typeof doc.openapi === 'string' ? doc.openapi : undefined
+  if (!version || !/^3\.[01](\.|$)/.test(version)) {
+    if (version) throw new DocumentError(`OpenAPI ${version} is not supported`, { place: { file: path, pointer: '/openapi' }, fix: 'Give an OpenAPI 3.0 or 3.1 document; convert a Swagger 2.0 one with swagger2openapi.' })
+    throw new DocumentError(doc.swagger ? 'Swagger 2.0 documents are not supported' : 'the file has no "openapi" version field', { fix: doc.swagger ? 'Convert it to OpenAPI 3 (swagger2openapi does), then use that.' : 'Give an OpenAPI 3.0 or 3.1 document (JSON or YAML), which starts with openapi: "3.0.3" or "3.1.0".' })
+  }
   const is31 = version.startsWith('3.1')
+  // 3.1 makes `paths` optional (a document of webhooks or components only): no operations.
+  if (doc.paths !== undefined && !isObject(doc.paths)) throw new DocumentError('its "paths" is not an object', { place: { file: path, pointer: '/paths' }, fix: 'Write paths as an object of path templates (paths: { /users: { get: ... } }).' })
+  if (!isObject(doc.paths) && !is31) throw new DocumentError('the document has no "paths", which OpenAPI 3.0 requires', { fix: 'Add the paths the API has (paths: {} for none).' })
   // Where each part of the bundle was written, taken before any keyword is rewritten.
   const origins = originsOf(doc, files, path)
   const written = (pointer: string) => {
@@ -177,6 +184,7 @@ export async function loadOpenApi(path: string, display: (file: string) => strin
     return origin ? { file: origin.file, pointer: `${origin.pointer}${pointer.slice(best.length)}` } : { file: path, pointer }
   }
   internalizeRefs(doc, path, written, display)
+  const parents = breakPolymorphicCycles(doc)
   const movedObjects = convertKeywords(doc, !is31)
   const pointers = new Map<unknown, string>()
   const walk = (value: unknown, pointer: string) => {
@@ -186,10 +194,22 @@ export async function loadOpenApi(path: string, display: (file: string) => strin
     else for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`)
   }
   walk(doc, '')
+  // A parent copied by breakPolymorphicCycles is reported where it is written.
+  for (const [copy, parent] of parents) {
+    const at = pointers.get(parent)
+    if (at !== undefined) pointers.set(copy, at)
+  }
   const moved = movedObjects.map((object) => pointers.get(object)!).sort((a, b) => b.length - a.length)
   const locate = (pointer: string) => {
     const place = written(unmovedPointer(pointer, moved))
     return `${place.file === path ? label : display(place.file)}#${place.pointer}`
+  }
+  const endless = endlessCycle(doc, pointers)
+  if (endless) {
+    throw new DocumentError(`the schemas ${endless.map(locate).join(' -> ')} apply each other to the same value without end (through $ref, allOf, anyOf, oneOf, not, if, then or else), so no value can be validated against them`, {
+      place: written(unmovedPointer(endless[0]!, moved)),
+      fix: 'Break the cycle: a part that extends a schema should $ref a base schema without the oneOf or anyOf that lists the part.',
+    })
   }
   // ajv and ajv-formats are CommonJS: their class and function are the `default` of the exports.
   const cjs = <T>(module: { default: unknown }) => ((module.default as { default?: T }).default ?? module.default) as T
@@ -276,6 +296,16 @@ function kindOfValue(value: unknown): string {
   return typeof value === 'string' ? 'a string' : typeof value === 'number' ? 'a number' : `a ${typeof value}`
 }
 
+/** Whether a pointer names something inside a schema with an `$id` that holds the place `at` (pointers not URI-encoded). */
+function withinResource(document: unknown, at: string, pointer: string): boolean {
+  const tokens = at.split('/')
+  for (let length = tokens.length; length >= 1; length--) {
+    const node = valueAt(document, tokens.slice(0, length).join('/'))
+    if (isObject(node) && typeof node.$id === 'string' && valueAt(node, pointer) !== undefined) return true
+  }
+  return false
+}
+
 /**
  * Refuses, before bundling, a document whose `$ref`s cannot make a schema (docs/behaviour.md,
  * "Hostile documents"): a `$ref` to a value that is not an object (or a boolean schema), and a
@@ -301,7 +331,14 @@ function checkRefTargets(files: Record<string, unknown>, root: string, display: 
     for (let step = 0; step < 1000; step++) {
       if (!byPath.has(target.file)) return
       const value = valueAt(byPath.get(target.file), target.pointer)
-      if (value === undefined) return // the bundler names a $ref that points to nothing
+      if (value === undefined) {
+        // In 3.1, `#/...` inside a schema with an `$id` is relative to that schema (JSON Schema 2020-12).
+        if (step === 0 && target.file === at.file && withinResource(byPath.get(at.file), at.pointer, target.pointer)) return
+        // The resolver's own words ("Token "components" does not exist") do not say where the $ref is.
+        report(at, `the $ref "${ref}" at ${show(at)} points to ${show(target)}, which does not exist`)
+        fix = 'Point the $ref at a schema the document has, or add the schema there.'
+        return
+      }
       if (typeof value !== 'object' && typeof value !== 'boolean') {
         return report(at, `the $ref "${ref}" at ${show(at)} points to ${kindOfValue(value)} (${show(target)}), not a schema`)
       }
@@ -329,6 +366,88 @@ function checkRefTargets(files: Record<string, unknown>, root: string, display: 
   }
   for (const [file, value] of byPath) walk(value, { file, pointer: '' }, 0)
   if (problems.length > 0) throw new DocumentError(problems.join('; '), { place: first ?? { file: root, pointer: '' }, fix: problems.length === 1 ? fix : 'Make each $ref point to a schema.' })
+}
+
+/**
+ * OpenAPI's polymorphism written as a cycle: `Pet: { discriminator, oneOf: [Cat, Dog] }` with
+ * `Cat: { allOf: [Pet, {...}] }`. As JSON Schema it never ends (Pet applies Cat, which applies Pet,
+ * to the same value: the validator runs out of stack); as OpenAPI means it, Cat extends Pet's
+ * own keywords. So each such `allOf` `$ref` back to a parent of the branch becomes a copy of the
+ * parent without its `oneOf`/`anyOf` (its properties, required names and discriminator kept).
+ * Returns each copy with its parent, so that errors in it are reported where the parent is written.
+ */
+function breakPolymorphicCycles(doc: Json): Map<object, object> {
+  const copies = new Map<object, object>()
+  const seen = new Set<unknown>()
+  const visit = (value: unknown, depth: number) => {
+    if (typeof value !== 'object' || value === null || seen.has(value) || depth > 500) return
+    seen.add(value)
+    if (isObject(value)) {
+      for (const keyword of ['oneOf', 'anyOf'] as const) {
+        const branches = value[keyword]
+        if (!Array.isArray(branches)) continue
+        for (const raw of branches) {
+          const branch = deref(doc, raw)
+          if (!isObject(branch) || !Array.isArray(branch.allOf)) continue
+          branch.allOf = branch.allOf.map((part: unknown) => {
+            if (!isObject(part) || typeof part.$ref !== 'string' || deref(doc, part) !== value) return part
+            const { oneOf: _one, anyOf: _any, ...own } = value
+            copies.set(own, value)
+            return own
+          })
+        }
+      }
+    }
+    for (const child of Object.values(value)) visit(child, depth + 1)
+  }
+  visit(doc, 0)
+  return copies
+}
+
+/**
+ * A cycle of schemas that apply each other to the same value (`A: { allOf: [B] }`,
+ * `B: { anyOf: [A] }`), as the pointers of its schemas; undefined when there is none. A
+ * validator follows such a cycle until its stack runs out, whatever the value. Recursion through
+ * `properties` or `items` (a tree) moves into the value and ends with it, and is not such a cycle.
+ */
+function endlessCycle(doc: Json, pointers: Map<unknown, string>): string[] | undefined {
+  const next = (schema: Json): unknown[] => {
+    const out: unknown[] = []
+    if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#')) out.push(resolveRef(doc, schema.$ref))
+    for (const key of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(schema[key])) out.push(...(schema[key] as unknown[]))
+    for (const key of ['not', 'if', 'then', 'else']) if (isObject(schema[key])) out.push(schema[key])
+    return out
+  }
+  const done = new Set<unknown>()
+  const path: unknown[] = []
+  const onPath = new Set<unknown>()
+  const visit = (schema: unknown): unknown[] | undefined => {
+    if (!isObject(schema) || done.has(schema)) return undefined
+    if (onPath.has(schema)) return path.slice(path.indexOf(schema))
+    if (path.length > 1000) return undefined
+    path.push(schema)
+    onPath.add(schema)
+    for (const child of next(schema)) {
+      const cycle = visit(child)
+      if (cycle) return cycle
+    }
+    path.pop()
+    onPath.delete(schema)
+    done.add(schema)
+    return undefined
+  }
+  for (const [object, pointer] of pointers) {
+    // Schemas only: examples and other data are never validated against.
+    if (!isObject(object) || !/\/(schema|schemas\/[^/]+|\$defs\/[^/]+|definitions\/[^/]+)(\/|$)/.test(pointer)) continue
+    const cycle = visit(object)
+    if (cycle) {
+      // Named by the schemas written with a name where there are some (a $ref is one step, not a schema).
+      const names = cycle.map((schema) => pointers.get(schema)!).filter((pointer) => !isObject(valueAt(doc, pointer)) || typeof (valueAt(doc, pointer) as Json).$ref !== 'string')
+      const list = names.length > 0 ? names : cycle.map((schema) => pointers.get(schema)!)
+      return [...list, list[0]!]
+    }
+  }
+  return undefined
 }
 
 /** The value at a JSON Pointer (tokens not URI-encoded) of the bundled document, following its internal `$ref`s on the way. */
@@ -435,11 +554,37 @@ export function basePathOf(server: unknown): string {
     const variable = variables[name]
     return isObject(variable) && variable.default !== undefined ? String(variable.default) : ''
   })
+  return pathOfUrl(url)
+}
+
+function pathOfUrl(url: string): string {
   try {
     return new URL(url, 'http://base.invalid/').pathname
   } catch {
     return url.split(/[?#]/)[0] ?? ''
   }
+}
+
+/** How many base paths one server's variables may give: a document listing many values of many variables stays cheap. */
+const BASE_PATH_LIMIT = 64
+
+/**
+ * Every base path a server gives: its variables at their default (first), then at each value of
+ * their `enum` (`{basePath}` with `enum: [v1, v2]` gives `/v1` and `/v2`), up to 64 paths.
+ */
+export function basePathsOf(server: unknown): string[] {
+  const first = basePathOf(server)
+  if (!isObject(server) || typeof server.url !== 'string' || !isObject(server.variables)) return [first]
+  const variables = server.variables
+  let urls = [server.url]
+  for (const name of new Set([...server.url.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]!))) {
+    const variable = variables[name]
+    if (!isObject(variable)) continue
+    const values = [...new Set([variable.default, ...(Array.isArray(variable.enum) ? variable.enum : [])].filter((v) => v !== undefined && v !== null).map(String))]
+    if (values.length === 0) continue
+    urls = urls.flatMap((url) => values.map((value) => url.split(`{${name}}`).join(value))).slice(0, BASE_PATH_LIMIT)
+  }
+  return [...new Set([first, ...urls.map((url) => pathOfUrl(url.replace(/\{[^}]+\}/g, '')))])]
 }
 
 /** The servers an operation is served under: its own, else its path item's, else the document's (else `/`). */
@@ -449,11 +594,37 @@ export function serversOf(doc: Json, pathItem: Json, operation: Json): unknown[]
 }
 
 
+/**
+ * A path's segments as `fit` compares them, in lower case: a segment that is one template is
+ * `{}`; one with literal text beside its templates keeps that text, each template `{}`
+ * (`{id}.json` is `{}.json`), so `/reports/{id}.json` and `/reports/{id}.csv` stay two paths.
+ */
 function segmentsOf(path: string): string[] {
   return normalizePath(path)
     .split('/')
     .filter(Boolean)
-    .map((s) => (s.includes('{') ? '{}' : s))
+    .map((s) => (!s.includes('{') ? s : /^\{[^{}]*\}$/.test(s) || !/\{[^{}]*\}/.test(s) ? '{}' : s.replace(/\{[^{}]*\}/g, '{}')))
+}
+
+/**
+ * Whether a literal segment (a request's, a route key's) fits a template segment with literal
+ * text beside its templates (`{}.json`, `v{}.{}`): the literals in order, each template at least
+ * one character. Placing each literal at its leftmost place is enough to know, and takes linear
+ * time, where a regular expression with two lazy groups would take quadratic time on a long segment.
+ */
+function fitsTemplate(segment: string, template: string): boolean {
+  const text = segmentText(segment)
+  const literals = template.split('{}').map(segmentText)
+  const first = literals[0]!
+  const last = literals[literals.length - 1]!
+  if (!text.startsWith(first) || text.length < first.length + last.length + literals.length - 1) return false
+  let at = first.length
+  for (const literal of literals.slice(1, -1)) {
+    const found = text.indexOf(literal, at + 1)
+    if (found < 0) return false
+    at = found + literal.length
+  }
+  return text.length - last.length > at && text.endsWith(last)
 }
 
 /** A segment compared as text: percent-encoding undone, then lower case (`caf%C3%A9` and `Café` are one). */
@@ -474,7 +645,7 @@ function sameSegment(a: string, b: string): boolean {
 /** Every operation of the document, with its path under each server's base path. */
 export function operationsOf(doc: Json): Operation[] {
   const operations: Operation[] = []
-  const paths = doc.paths as Json
+  const paths = isObject(doc.paths) ? doc.paths : {}
   for (const [path, rawItem] of Object.entries(paths)) {
     const pathItem = deref(doc, rawItem)
     if (!isObject(pathItem)) continue
@@ -482,7 +653,7 @@ export function operationsOf(doc: Json): Operation[] {
       const operation = deref(doc, pathItem[method])
       if (!isObject(operation)) continue
       const servers = serversOf(doc, pathItem, operation)
-      const patterns = servers.map((server) => [...segmentsOf(basePathOf(server)), ...segmentsOf(path)])
+      const patterns = servers.flatMap((server) => basePathsOf(server).map((base) => [...segmentsOf(base), ...segmentsOf(path)]))
       const sample = `${basePathOf(servers[0]).replace(/\/+$/, '')}/${encodePathText(path.replace(/^\/+/, '').replace(/\{[^}]*\}/g, '1'))}`
       operations.push({ method, path, patterns, operation, pathItem, name: `${method.toUpperCase()} ${path}`, sample })
     }
@@ -494,7 +665,8 @@ export function operationsOf(doc: Json): Operation[] {
  * How well a route key's segments fit an operation's: `undefined` when they cannot, else a score
  * (a literal matching a literal counts most). A route literal fits a template segment (`v1/jobs/42`
  * mocks `/jobs/{id}`); a route parameter fits only a template segment; a trailing `*` fits the rest.
- * The document's last segment may carry a format suffix (`/users.json` fits `v1/users`). Literals
+ * A template segment with text beside it (`{id}.json`) takes a literal carrying that text
+ * (`5.json`, not `5` nor `5.csv`), or a parameter. The document's last segment may carry a format suffix (`/users.json` fits `v1/users`). Literals
  * compare percent-decoded: `caf%C3%A9` (a request's path, a route key) fits `/café`.
  */
 export function fit(route: string[], operation: string[]): number | undefined {
@@ -508,11 +680,88 @@ export function fit(route: string[], operation: string[]): number | undefined {
     const param = r === fixed[i] && r.startsWith(':')
     const o = operation[i]!
     if (o === '{}') score += param ? 2 : 1
-    else if (param) return undefined
+    // Text beside a template (`{}.json`): a parameter may stand for the segment (init writes
+    // `:id` for it), below a whole template; a literal must carry the text, above a whole template.
+    else if (o.includes('{}')) {
+      if (param) score += 1
+      else if (fitsTemplate(r, o)) score += 2
+      else return undefined
+    } else if (param) return undefined
     else if (sameSegment(r, o) || (i === operation.length - 1 && sameSegment(o.replace(/\.[^.]+$/, ''), r))) score += 3
     else return undefined
   }
   return score
+}
+
+interface PatternNode {
+  /** Children by a literal segment's text (segmentText), and by a template segment (`{}`, `{}.json`). */
+  literals: Map<string, PatternNode>
+  templates: Map<string, PatternNode>
+  /** The operations' patterns that end here. */
+  ends: Array<{ operation: Operation; pattern: number }>
+}
+
+const patternNode = (): PatternNode => ({ literals: new Map(), templates: new Map(), ends: [] })
+
+/**
+ * The operations' patterns in a tree of segments, and the lookup of the ones a route key or a
+ * request path may fit (`fit` then scores them): fitting each route to every operation took
+ * time in routes times operations (8,000 operations: seconds).
+ */
+export function patternIndex(operations: readonly Operation[]): (route: string[]) => Array<{ operation: Operation; pattern: number }> {
+  const root = patternNode()
+  const child = (children: Map<string, PatternNode>, key: string) => {
+    let next = children.get(key)
+    if (!next) children.set(key, (next = patternNode()))
+    return next
+  }
+  for (const operation of operations) {
+    operation.patterns.forEach((pattern, index) => {
+      const end = { operation, pattern: index }
+      let at = root
+      pattern.forEach((segment, i) => {
+        if (segment.includes('{}')) at = child(at.templates, segment)
+        else {
+          // The last segment may carry a format suffix: `/users.json` is reached by `users` too.
+          const bare = segment.replace(/\.[^.]+$/, '')
+          if (i === pattern.length - 1 && bare !== segment) child(at.literals, segmentText(bare)).ends.push(end)
+          at = child(at.literals, segmentText(segment))
+        }
+      })
+      at.ends.push(end)
+    })
+  }
+  const all = (node: PatternNode, out: Array<{ operation: Operation; pattern: number }>) => {
+    out.push(...node.ends)
+    for (const next of node.literals.values()) all(next, out)
+    for (const next of node.templates.values()) all(next, out)
+  }
+  return (route) => {
+    const wildcard = route[route.length - 1] === '*'
+    const fixed = wildcard ? route.slice(0, -1) : route
+    let nodes = [root]
+    for (const segment of fixed) {
+      const r = unescapeSegment(segment)
+      const param = r === segment && r.startsWith(':')
+      const next: PatternNode[] = []
+      for (const node of nodes) {
+        if (!param) {
+          const literal = node.literals.get(segmentText(r))
+          if (literal) next.push(literal)
+        }
+        next.push(...node.templates.values())
+      }
+      nodes = next
+      if (nodes.length === 0) return []
+    }
+    const out: Array<{ operation: Operation; pattern: number }> = []
+    for (const node of nodes) {
+      if (wildcard) all(node, out)
+      else out.push(...node.ends)
+    }
+    // A pattern is in the tree twice where its last segment has a format suffix.
+    return [...new Set(out)]
+  }
 }
 
 /** What one candidate of a route answers: the fields that decide the body, and where they are. */
@@ -785,6 +1034,8 @@ export async function checkOpenApi(
 ): Promise<OpenApiResult> {
   const { doc } = api
   const operations = operationsOf(doc)
+  const candidates = patternIndex(operations)
+  const order = new Map(operations.map((operation, index) => [operation, index]))
   const mocked = new Set<Operation>()
   const entries: CheckEntry[] = []
   const seen = new Set<string>()
@@ -794,9 +1045,9 @@ export async function checkOpenApi(
     seen.add(id)
     entries.push({ severity: 'error', ...entry })
   }
-  const baseHint = Array.isArray(doc.servers) && doc.servers.length > 0 ? ` (the servers' base path: ${(doc.servers as unknown[]).map(basePathOf).join(', ')})` : ''
+  const baseHint = Array.isArray(doc.servers) && doc.servers.length > 0 ? ` (the servers' base path: ${[...new Set((doc.servers as unknown[]).flatMap(basePathsOf))].join(', ')})` : ''
   /** The base paths the document's own servers give (an operation's servers replace them). */
-  const docBases = new Set(serversOf(doc, {}, {}).map((server) => normalizePath(basePathOf(server))))
+  const docBases = new Set(serversOf(doc, {}, {}).flatMap((server) => basePathsOf(server).map(normalizePath)))
 
   for (const source of sources) {
     const ref = (path: Path) => `${source.file}#${toPointer(path)}`
@@ -806,13 +1057,16 @@ export async function checkOpenApi(
       // OpenAPI describes no WebSocket: a route that answers only upgrades is not checked.
       if (has(route, 'websocket') && !METHOD_KEYS.some((m) => has(route, m)) && !has(route, 'file') && !has(route, 'url') && !has(route, 'status')) continue
       const segments = normalizePath(key).split('/').filter(Boolean)
-      // The best-fitting path of the document; its operations are the route's.
+      // The best-fitting paths of the document; their operations are the route's. Paths that
+      // fit alike (`/a/{id}` and `/a/{name}`, which differ only by a parameter's name) are all
+      // the route's, as init writes one route for them: each method is the first path's that has it.
       let best: { score: number; path: string } | undefined
-      for (const operation of operations) {
-        for (const pattern of operation.patterns) {
-          const score = fit(segments, pattern)
-          if (score !== undefined && (!best || score > best.score)) best = { score, path: operation.path }
-        }
+      const scores = new Map<Operation, number>()
+      for (const { operation, pattern } of candidates(segments)) {
+        const score = fit(segments, operation.patterns[pattern]!)
+        if (score === undefined) continue
+        if (score > (scores.get(operation) ?? -1)) scores.set(operation, score)
+        if (!best || score > best.score) best = { score, path: operation.path }
       }
       if (!best) {
         // A document without the base path the routes carry (no `servers`, or another one):
@@ -842,22 +1096,25 @@ export async function checkOpenApi(
         error({ kind: 'no-operation', file: source.file, pointer: toPointer([key]), message: `no path of ${api.label} matches the route "${key}"${baseHint}${prefixHint}`, fix })
         continue
       }
-      const atPath = operations.filter((o) => o.path === best.path)
-      const byMethod = new Map(atPath.map((o) => [o.method, o]))
+      // In the document's order: the first path of a method is the route's.
+      const atPath = [...scores].filter(([, score]) => score === best.score).map(([operation]) => operation).sort((a, b) => order.get(a)! - order.get(b)!)
+      const byMethod = new Map<string, Operation>()
+      for (const operation of atPath) if (!byMethod.has(operation.method)) byMethod.set(operation.method, operation)
+      const bestPaths = [...new Set(atPath.map((o) => o.path))].join(' or ')
       const explicit = METHOD_KEYS.filter((m) => has(route, m))
       const byDefault = answersAlone(route) ? DEFAULT_METHODS.filter((m) => !has(route, m)) : []
       const pairs: Array<{ method: string; operation: Operation }> = []
-      const declared = atPath.map((o) => o.method.toUpperCase()).join(', ')
+      const declared = [...byMethod.keys()].map((m) => m.toUpperCase()).join(', ')
       for (const method of explicit) {
         const operation = byMethod.get(method) ?? (method === 'head' ? byMethod.get('get') : undefined)
         if (operation) pairs.push({ method, operation })
         else {
-          error({ kind: 'no-operation', file: source.file, pointer: toPointer([key, method]), message: `${method.toUpperCase()} ${best.path} is not an operation of ${api.label} (it has ${declared})`, fix: `Add the operation to the document if the API has it, or remove "${method}" from the route.` })
+          error({ kind: 'no-operation', file: source.file, pointer: toPointer([key, method]), message: `${method.toUpperCase()} ${bestPaths} is not an operation of ${api.label} (it has ${declared})`, fix: `Add the operation to the document if the API has it, or remove "${method}" from the route.` })
         }
       }
       const documented = byDefault.filter((m) => byMethod.has(m))
       if (byDefault.length > 0 && documented.length === 0 && explicit.length === 0) {
-        error({ kind: 'no-operation', file: source.file, pointer: toPointer([key]), message: `${best.path} of ${api.label} has none of the methods the route answers (it has ${declared})`, fix: 'Add the operations to the document, or give the route method keys for the methods the API has.' })
+        error({ kind: 'no-operation', file: source.file, pointer: toPointer([key]), message: `${bestPaths} of ${api.label} has none of the methods the route answers (it has ${declared})`, fix: 'Add the operations to the document, or give the route method keys for the methods the API has.' })
       }
       for (const method of documented) pairs.push({ method, operation: byMethod.get(method)! })
 

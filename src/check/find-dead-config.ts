@@ -105,9 +105,20 @@ export function findDeadConfig(
       .map((s) => (s.startsWith(':') ? ':' : s))
       .join('/')
   const all = [...earlierKeys, ...keys.map((key) => ({ key, file }))]
+  // Each key's shape once, and the keys of each shape in order: comparing every pair of keys
+  // took quadratic time (GitHub's document has thousands of routes).
+  const shapes = all.map(({ key }) => shapeOf(key))
+  const byShape = new Map<string, number[]>()
+  shapes.forEach((shape, index) => {
+    const list = byShape.get(shape)
+    if (list) list.push(index)
+    else byShape.set(shape, [index])
+  })
   all.forEach(({ key, file: where }, index) => {
     if (!key.includes(':')) return
-    const later = all.slice(index + 1).find((other) => shapeOf(other.key) === shapeOf(key) && normalizePath(other.key) !== normalizePath(key))
+    const normal = normalizePath(key)
+    const laterIndex = byShape.get(shapes[index]!)!.find((other) => other > index && normalizePath(all[other]!.key) !== normal)
+    const later = laterIndex === undefined ? undefined : all[laterIndex]
     if (later && (where === file || later.file === file)) {
       report('unreachable', [key], `the route "${key}" is never reached: the later route "${later.key}"${later.file === where ? '' : ` of ${later.file}`} has the same shape and takes its requests`, 'Remove one of the two routes, or give them different literal segments.', where)
     }

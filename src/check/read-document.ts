@@ -138,32 +138,49 @@ export function documentOptions(root: string, display: (file: string) => string,
       }
     },
   }
+  /** A file in a message: "it" for the document itself (the message starts with its name), else its name. */
+  const nameOf = (url: string) => {
+    const path = filePathOf(url)
+    return path === root ? 'it' : path ? display(path) : url
+  }
+  const FIX_EMPTY = 'Give an OpenAPI 3.0 or 3.1 document (JSON or YAML), or point the $ref at a file that holds a schema.'
+  const isJsonFile = (url: string) => extname(url.split('#')[0]!).toLowerCase() === '.json'
   const yamlParser = {
     order: 200,
     allowEmpty: true,
-    canParse: ['.yaml', '.yml', '.json'],
+    // A `.json` file is JSON only: read as YAML, a broken one would be reported in YAML's words
+    // and a trailing comma accepted (the JSON parser's error is the report).
+    canParse: (file: { url: string }) => !isJsonFile(file.url),
     async parse(file: { url: string; data: Buffer | string }): Promise<unknown> {
-      const { parse } = await import('yaml')
+      const { parse, YAMLParseError } = await import('yaml')
       const text = typeof file.data === 'string' ? file.data : file.data.toString('utf8')
-      // maxAliasCount is yaml's default, written out: it is what stops an alias bomb.
-      return parse(text, { maxAliasCount: 100, merge: true, prettyErrors: false })
+      if (text.trim() === '') refuse(`${nameOf(file.url)} is empty`, FIX_EMPTY)
+      try {
+        // maxAliasCount is yaml's default, written out: it is what stops an alias bomb.
+        return parse(text, { maxAliasCount: 100, merge: true, prettyErrors: false })
+      } catch (error) {
+        if (!(error instanceof YAMLParseError)) throw error
+        const at = error.linePos?.[0]
+        refuse(`${nameOf(file.url)} is not valid YAML${at ? ` (line ${at.line}, column ${at.col})` : ''}: ${error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '').replace(/\.$/, '')}`, 'Fix the file at that place.')
+      }
     },
   }
   const jsonParser = {
     order: 100,
     allowEmpty: true,
-    canParse: ['.json'],
+    canParse: (file: { url: string }) => isJsonFile(file.url),
     parse(file: { url: string; data: Buffer | string }): unknown {
       let text = typeof file.data === 'string' ? file.data : file.data.toString('utf8')
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1)
-      if (text.trim() === '') return undefined
+      if (text.trim() === '') refuse(`${nameOf(file.url)} is empty`, FIX_EMPTY)
       try {
         return JSON.parse(text)
       } catch (error) {
         // V8 quotes the text around the error: a file named by mistake is not shown in the report.
         const at = /\(line (\d+) column (\d+)\)/.exec((error as Error).message)
-        const path = filePathOf(file.url)
-        throw new SyntaxError(`${path ? display(path) : file.url} is not valid JSON${at ? ` (line ${at[1]}, column ${at[2]})` : ''}`)
+        const position = /at position (\d+)/.exec((error as Error).message)
+        const place = at ? ` (line ${at[1]}, column ${at[2]})` : position ? ` (at character ${Number(position[1]) + 1})` : ''
+        refuse(`${nameOf(file.url)} is not valid JSON${place}`, 'Fix the file at that place (JSON allows no trailing comma, comment or single quote), or write it as YAML in a .yaml file.')
       }
     },
   }

@@ -11,7 +11,7 @@ import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import { normalizePath } from '../core/compile-routes.js'
 import type { MockResponse } from '../core/build-response.js'
 import type { Coverage, Exchange, TrafficCheck, Violation } from '../harness/traffic-check.js'
-import { basePathOf, deref, describeError, fit, isJsonType, loadOpenApi, mediaMatches, operationsOf, reportedErrors, responseFor, type OpenApiDocument, type Operation } from './check-openapi.js'
+import { basePathsOf, deref, patternIndex, describeError, fit, isJsonType, loadOpenApi, mediaMatches, operationsOf, reportedErrors, responseFor, type OpenApiDocument, type Operation } from './check-openapi.js'
 
 type Json = Record<string, unknown>
 
@@ -37,8 +37,15 @@ interface Parameter {
   /** The parameter's schema (dereferenced) and its pointer, when it has one. */
   schema: Json | undefined
   schemaPointer: string | undefined
-  /** `style: form, explode: false`: an array as `a=1,2`. */
-  commaSeparated: boolean
+  /** The types the schema's values can take, through `$ref`, `allOf`, `anyOf` and `oneOf` (empty: any). */
+  types: Set<string>
+  /** The names of the properties an object value can have (a `form` object with `explode` spreads them over the query). */
+  properties: string[]
+  /** `style`, with OpenAPI's default for the place (`form` in the query, else `simple`), and `explode`. */
+  style: string
+  explode: boolean
+  /** What separates an array's items in one value (`a=1,2`, `a=1|2`, `a=1 2`, `.1.2`); undefined: repeated values only. */
+  separator: string | undefined
 }
 
 /** The operation a request reaches, or why none does. */
@@ -107,6 +114,8 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
     template: operation.path.split('/').filter(Boolean),
     parameters: parametersOf(api, operation),
   }))
+  const byOperation = new Map(known.map((entry) => [entry.operation, entry]))
+  const candidates = patternIndex(known.map((entry) => entry.operation))
   const answered = new Array<number>(known.length).fill(0)
   const lookups = new Map<string, Found>()
   /** Per data file's bytes (the engine serves the same cached bytes each time) and schema: its violations. */
@@ -120,15 +129,14 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
     if (found !== undefined) return found
     const segments = normalizePath(pathname).split('/').filter(Boolean)
     const atPath = new Set<string>()
+    const fitting = candidates(segments).sort((a, b) => byOperation.get(a.operation)!.index - byOperation.get(b.operation)!.index || a.pattern - b.pattern)
     const bestFor = (method: string) => {
       let best: { known: Known; score: number; pattern: number } | undefined
-      for (const candidate of known) {
-        candidate.operation.patterns.forEach((pattern, index) => {
-          const score = fit(segments, pattern)
-          if (score === undefined) return
-          atPath.add(candidate.operation.method.toUpperCase())
-          if (candidate.operation.method === method && (!best || score > best.score)) best = { known: candidate, score, pattern: index }
-        })
+      for (const { operation, pattern: index } of fitting) {
+        const score = fit(segments, operation.patterns[index]!)
+        if (score === undefined) continue
+        atPath.add(operation.method.toUpperCase())
+        if (operation.method === method && (!best || score > best.score)) best = { known: byOperation.get(operation)!, score, pattern: index }
       }
       return best
     }
@@ -162,26 +170,39 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
     const base = known.operation.patterns[pattern]!.length - known.template.length
     for (const parameter of known.parameters) {
       let raw: string | string[] | undefined
+      /** An object spread over the query (`filter[role]=admin`, `lat=1&lng=2`): present, not validated. */
+      let spread = false
       if (parameter.in === 'path') {
-        const at = known.template.findIndex((segment) => segment.includes(`{${parameter.name}}`))
+        const at = known.template.findIndex((segment) => templateNames(segment).includes(parameter.name))
         const segment = at >= 0 ? segments[base + at] : undefined
         const value = segment === undefined ? undefined : segmentReader(known.template[at]!, parameter.name)(segment)
         raw = value === undefined ? undefined : decodeSegment(value)
       } else if (parameter.in === 'query') {
         const values = url.searchParams.getAll(parameter.name)
         raw = values.length === 0 ? undefined : values
+        if (raw === undefined && parameter.types.has('object')) spread = objectInQuery(parameter, url.searchParams)
       } else {
         raw = headers.get(parameter.name) ?? undefined
       }
       const pointer = `/${parameter.in}/${parameter.name.replace(/~/g, '~0').replace(/\//g, '~1')}`
       const what = `the ${parameter.in === 'header' ? 'header' : `${parameter.in} parameter`} "${parameter.name}"`
       if (raw === undefined) {
-        if (parameter.required) violations.push({ where: 'request', pointer, message: `${what} is required by ${known.name}, and the request has none`, schema: where(`${known.pointer}/parameters`) })
+        if (parameter.required && !spread) violations.push({ where: 'request', pointer, message: `${what} is required by ${known.name}, and the request has none`, schema: where(`${known.pointer}/parameters`) })
         continue
       }
-      if (parameter.schema === undefined || parameter.schemaPointer === undefined || typeOf(parameter.schema) === 'object') continue
-      const value = coerce(doc, parameter.schema, raw, parameter.commaSeparated)
-      violations.push(...validate(value, parameter.schemaPointer, 'request', pointer, (error) => `${what} ${describeError(error)} (${known.name})`))
+      if (parameter.schema === undefined || parameter.schemaPointer === undefined) continue
+      // Each way the text can be read as a value of the schema, best guess first: the request is
+      // valid when one of them is (a false violation would fail a user's test); else the errors of the first.
+      let first: Violation[] | undefined
+      for (const value of readings(doc, parameter, raw)) {
+        const found = validate(value, parameter.schemaPointer, 'request', pointer, (error) => `${what} ${describeError(error)} (${known.name})`)
+        if (found.length === 0) {
+          first = undefined
+          break
+        }
+        first ??= found
+      }
+      if (first) violations.push(...first)
     }
     return violations
   }
@@ -301,45 +322,172 @@ function parametersOf(api: OpenApiDocument, operation: Operation): Parameter[] {
       if (place === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase())) continue
       const schema = deref(api.doc, parameter.schema)
       const schemaPointer = parameter.schema === undefined ? undefined : api.pointerOf(parameter.schema)
+      const style = typeof parameter.style === 'string' ? parameter.style : place === 'query' ? 'form' : 'simple'
+      // OpenAPI: `explode` defaults to true for `form`, to false for every other style.
+      const explode = typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form'
+      const shape = isObject(schema) ? shapeOf(api.doc, schema) : { types: new Set<string>(), properties: [] }
       byKey.set(`${place} ${parameter.name}`, {
         name: parameter.name,
         in: place,
         required: place === 'path' || parameter.required === true,
         schema: isObject(schema) ? schema : undefined,
         schemaPointer,
-        commaSeparated: place !== 'query' || parameter.explode === false,
+        types: shape.types,
+        properties: shape.properties,
+        style,
+        explode,
+        separator: separatorOf(style, explode),
       })
     }
   }
   return [...byKey.values()]
 }
 
-/** The one type a schema names (`[integer, null]` is integer), when it names one. */
-function typeOf(schema: Json): string | undefined {
-  if (typeof schema.type === 'string') return schema.type
-  if (Array.isArray(schema.type)) return schema.type.find((type) => type !== 'null') as string | undefined
+/** What separates an array's items in one value of a style (OpenAPI's "Style Values"). */
+function separatorOf(style: string, explode: boolean): string | undefined {
+  switch (style) {
+    case 'form':
+      return explode ? undefined : ','
+    case 'pipeDelimited':
+      return explode ? undefined : '|'
+    case 'spaceDelimited':
+      return explode ? undefined : ' '
+    case 'label':
+      return explode ? '.' : ','
+    case 'matrix':
+      // With explode, each item has its own `;name=` (unstyled splits them).
+      return explode ? undefined : ','
+    case 'deepObject':
+      return undefined
+    default:
+      return ','
+  }
+}
+
+/**
+ * The types a schema's values can take and the properties an object of it can have, through
+ * `$ref`s and `allOf`/`anyOf`/`oneOf` branches (`anyOf: [integer, object]`, `allOf: [$ref: Page]`);
+ * without `type`, what its keywords imply (`properties`, `items`, `enum` values). No types: any.
+ */
+function shapeOf(doc: Json, schema: Json): { types: Set<string>; properties: string[] } {
+  const types = new Set<string>()
+  const properties = new Set<string>()
+  const seen = new Set<unknown>()
+  const visit = (value: unknown, depth: number) => {
+    value = deref(doc, value)
+    if (!isObject(value) || seen.has(value) || depth > 20) return
+    seen.add(value)
+    if (typeof value.type === 'string') types.add(value.type)
+    else if (Array.isArray(value.type)) {
+      for (const type of value.type) if (typeof type === 'string') types.add(type)
+    } else {
+      if (isObject(value.properties)) types.add('object')
+      if (value.items !== undefined) types.add('array')
+      for (const item of [...(Array.isArray(value.enum) ? value.enum : []), ...(value.const !== undefined ? [value.const] : [])]) {
+        types.add(item === null ? 'null' : Array.isArray(item) ? 'array' : typeof item)
+      }
+    }
+    if (isObject(value.properties)) for (const name of Object.keys(value.properties)) properties.add(name)
+    for (const key of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(value[key])) for (const branch of value[key] as unknown[]) visit(branch, depth + 1)
+  }
+  visit(schema, 0)
+  // An integer is read from its text as a number is.
+  if (types.has('integer')) types.add('number')
+  return { types, properties: [...properties] }
+}
+
+/**
+ * Whether an object parameter is in the query as its style spreads it: `deepObject` as
+ * `filter[role]=admin`; `form` with `explode` (the default) as its properties, `lat=1&lng=2`
+ * (a schema that names no property could be any of the query's names: taken as sent).
+ */
+function objectInQuery(parameter: Parameter, query: URLSearchParams): boolean {
+  if (parameter.style === 'deepObject') return [...query.keys()].some((key) => key.startsWith(`${parameter.name}[`))
+  if (parameter.style === 'form' && parameter.explode) return parameter.properties.length === 0 || parameter.properties.some((name) => query.has(name))
+  return false
+}
+
+/**
+ * The values a parameter's text can stand for, by its schema's types, best guess first: a number
+ * or a boolean from its text (text that is neither stays text, and fails the schema), an array
+ * from repeated values or from one value split by its style (`,`, `|`, a space, `.` for a label
+ * with explode), the text itself last. Path parameters in `label` (`.red`) and `matrix`
+ * (`;id=5`) style lose their prefix first. None for a schema of objects only: an object's
+ * forms on the wire (`a=k,v`, `k=v` spread) are not read, and not validated rather than
+ * reported wrongly.
+ */
+function readings(doc: Json, parameter: Parameter, raw: string | string[]): unknown[] {
+  let values = Array.isArray(raw) ? raw : [raw]
+  if (parameter.in === 'path' && values.length === 1) values = unstyled(parameter, values[0]!)
+  const { types } = parameter
+  const out: unknown[] = []
+  const arrays = () => {
+    let items = values
+    if (parameter.separator !== undefined && items.length === 1) items = items[0] === '' ? [] : items[0]!.split(parameter.separator)
+    const itemSchema = parameter.schema ? firstItems(doc, parameter.schema) : undefined
+    const itemTypes = itemSchema ? shapeOf(doc, itemSchema).types : new Set<string>()
+    const guessed = items.map((item) => scalars(item, itemTypes)[0])
+    out.push(guessed)
+    if (guessed.some((item, i) => item !== items[i])) out.push(items)
+  }
+  const scalarTypes = types.size === 0 || [...types].some((type) => type !== 'array' && type !== 'object')
+  // Repeated values, or a schema of arrays only: the array first.
+  if (types.has('array') && (values.length > 1 || !scalarTypes)) arrays()
+  if (scalarTypes) out.push(...scalars(values[values.length - 1]!, types))
+  if (types.has('array') && values.length === 1 && scalarTypes) arrays()
+  return out
+}
+
+/** A text as each scalar its types allow, a number or a boolean first, the text itself last. */
+function scalars(text: string, types: Set<string>): unknown[] {
+  const out: unknown[] = []
+  if (types.has('number') && text.trim() !== '' && Number.isFinite(Number(text))) out.push(Number(text))
+  if (types.has('boolean') && (text === 'true' || text === 'false')) out.push(text === 'true')
+  if (types.has('null') && text === '') out.push(null)
+  out.push(text)
+  return out
+}
+
+/** The `items` schema of the first array a schema allows (through `$ref`s and its branches). */
+function firstItems(doc: Json, schema: Json, depth = 0): Json | undefined {
+  if (depth > 20) return undefined
+  const items = deref(doc, schema.items)
+  if (isObject(items)) return items
+  for (const key of ['allOf', 'anyOf', 'oneOf']) {
+    if (!Array.isArray(schema[key])) continue
+    for (const raw of schema[key] as unknown[]) {
+      const branch = deref(doc, raw)
+      const found = isObject(branch) ? firstItems(doc, branch, depth + 1) : undefined
+      if (found) return found
+    }
+  }
   return undefined
 }
 
 /**
- * A parameter's text as the value its schema describes: numbers and booleans from their text
- * (text that is neither stays text, and fails the schema), arrays from each value or a
- * comma-separated one. Everything on the wire is text: this is what a server's parser does.
+ * A path parameter's text without the prefix of its style, an exploded array split: `label`
+ * `.red` is `red`; `matrix` `;id=5` is `5` (`;id=1;id=2`, with explode, two items). Text without
+ * the prefix is read as it is.
  */
-function coerce(doc: Json, schema: Json, raw: string | string[], commaSeparated: boolean): unknown {
-  const type = typeOf(schema)
-  if (type === 'array') {
-    let values = Array.isArray(raw) ? raw : [raw]
-    if (commaSeparated && values.length === 1) values = values[0]!.split(',')
-    const items = deref(doc, schema.items)
-    return values.map((value) => (isObject(items) ? coerce(doc, items, value, false) : value))
-  }
-  const text = Array.isArray(raw) ? raw[raw.length - 1]! : raw
-  if (type === 'integer' || type === 'number') return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text
-  if (type === 'boolean') return text === 'true' ? true : text === 'false' ? false : text
-  if (type === 'null' && text === '') return null
-  return text
+function unstyled(parameter: Parameter, text: string): string[] {
+  if (parameter.style === 'label') return [text.startsWith('.') ? text.slice(1) : text]
+  if (parameter.style !== 'matrix') return [text]
+  const prefix = `;${parameter.name}`
+  if (text === prefix) return ['']
+  if (!text.startsWith(`${prefix}=`)) return [text]
+  const rest = text.slice(prefix.length + 1)
+  return parameter.explode ? rest.split(`${prefix}=`) : [rest]
 }
+
+/**
+ * The names of the templates of a path segment, without RFC 6570's operator and explode mark,
+ * which documents write for `label` and `matrix` parameters: `{;coords}`, `{.color}`, `{id*}`.
+ */
+function templateNames(segment: string): string[] {
+  return [...segment.matchAll(/\{([^{}]*)\}/g)].map((match) => templateName(match[1]!))
+}
+
+const templateName = (inner: string) => inner.replace(/^[+#./;?&]/, '').replace(/\*$/, '')
 
 /** A path parameter's value in a request's segment (`segmentReader`). */
 type SegmentReader = (segment: string) => string | undefined
@@ -355,7 +503,7 @@ function compileSegmentReader(template: string, name: string): SegmentReader {
   let wanted = -1
   const source = template.replace(/\{([^}]*)\}|[^{]+/g, (part, parameter: string | undefined) => {
     if (parameter === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    if (parameter === name) wanted = index
+    if (templateName(parameter) === name) wanted = index
     index++
     return '(.+?)'
   })
@@ -402,5 +550,5 @@ function parseJson(body: Uint8Array | string): unknown {
 /** The servers' base paths, for a request no path matches. */
 function baseHint(doc: Json): string {
   if (!Array.isArray(doc.servers) || doc.servers.length === 0) return ''
-  return ` (the servers' base path: ${(doc.servers as unknown[]).map(basePathOf).join(', ')})`
+  return ` (the servers' base path: ${[...new Set((doc.servers as unknown[]).flatMap(basePathsOf))].join(', ')})`
 }

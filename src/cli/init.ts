@@ -59,8 +59,8 @@ export async function initCommand(argv: string[]): Promise<number> {
     const { message, code } = error as Error & { code?: string }
     const flag = /'(-[^' ]*)/.exec(message)?.[1]
     const close = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag?.startsWith('--') ? closestName(flag.slice(2).split('=')[0]!, Object.keys(FLAGS)) : undefined
-    const what = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag ? `unknown flag ${flag}: ${close ? `did you mean --${close}?` : 'init has no such flag.'}` : message.replace(/\.$/, '')
-    fail(formatMessage(`mockyard init: ${what}. Run mockyard init --help for the options.`))
+    const what = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag ? `unknown flag ${flag}: ${close ? `did you mean --${close}?` : 'init has no such flag.'}` : `${message.replace(/\.$/, '')}.`
+    fail(formatMessage(`mockyard init: ${what} Run mockyard init --help for the options.`))
     return 2
   }
   if (values.help) {

@@ -95,6 +95,12 @@ export async function initFromOpenApi(options: InitOptions): Promise<InitResult>
     const written = /#(?:\/components\/schemas)?\/([^/]+)$/.exec(where)
     return written ? written[1]!.replace(/~1/g, '/').replace(/~0/g, '~') : undefined
   }
+  const paths = api.doc.paths
+  if (typeof paths !== 'object' || paths === null || Object.keys(paths).length === 0) {
+    // An OpenAPI 3.1 document may hold only webhooks or components: nothing a mock answers.
+    const webhooks = typeof api.doc.webhooks === 'object' && api.doc.webhooks !== null ? ': its webhooks are requests the API sends, not answers, and mockyard does not mock them' : ''
+    throw new InitError(`${show(path)} documents no paths, so there is nothing to mock${webhooks}`, 'Give the document of the API whose answers your tests need (one with paths).')
+  }
   const mocks = generateMocks({ doc: api.doc, validates, nameOf })
 
   if (!options.force) {

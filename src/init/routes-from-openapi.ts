@@ -65,7 +65,8 @@ export function routeKeyOf(base: string, path: string): string {
   const key = segments
     .map((segment) => {
       const template = /\{([^}]*)\}/.exec(segment)
-      if (template) return `:${template[1]!.replace(/[^A-Za-z0-9_$-]/g, '_') || 'param'}`
+      // RFC 6570's operator and explode mark (`{;id}`, `{.color}`, `{ids*}`, which documents write for matrix and label styles) are no part of the name.
+      if (template) return `:${template[1]!.replace(/^[+#./;?&]/, '').replace(/\*$/, '').replace(/[^A-Za-z0-9_$-]/g, '_') || 'param'}`
       const literal = encodePathText(segment)
       return literal.startsWith(':') || literal === '*' ? `\\${literal}` : literal
     })
@@ -87,6 +88,17 @@ function shapeOf(base: string, path: string): string {
     .join('/')
     .toLowerCase()
 }
+
+/**
+ * A route key as the route table tells keys apart: in any case, a parameter whatever its name
+ * (`compare/:basehead` and `compare/:base` are one route, and requests reach only one of them).
+ */
+const routeShapeOf = (key: string) =>
+  key
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? ':' : segment))
+    .join('/')
+    .toLowerCase()
 
 /** Whether every template of a shape is a whole segment: its route key says all it says. */
 const wholeSegments = (shape: string) => shape.split('/').every((segment) => segment === '{}' || !segment.includes('{}'))
@@ -198,7 +210,7 @@ function headerValue(doc: Json, header: Json, ctx: SampleContext): string | unde
 const NOT_SET = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection'])
 
 /** A response as the mock answers it: the body of its examples or its schema, and its documented headers. */
-function answerOf(doc: Json, response: Json, status: number, method: Method, ctx: SampleContext): Answer {
+function answerOf(doc: Json, response: Json, status: number, method: Method, ctx: SampleContext, skip: (why: string) => void = () => {}): Answer {
   const answer: Answer = { status, examples: [] }
   if (isObject(response.headers)) {
     const headers: Record<string, string> = {}
@@ -221,13 +233,22 @@ function answerOf(doc: Json, response: Json, status: number, method: Method, ctx
     if (body) answer.examples.push({ name, body })
   }
   let value: unknown
+  let fromSchema = false
   if (media.example !== undefined) value = media.example
   else if (named.length > 0) value = named[0]!.value
   // A list of examples is not what OpenAPI defines, but documents have them: the first one.
   else if (Array.isArray(media.examples) && media.examples.length > 0) value = media.examples[0]
   // A schema's sample of bytes (`format: binary`, an image, a PDF) would be its placeholder text: no body.
-  else if (media.schema !== undefined && isTextType(mediaType)) value = sampleSchema(media.schema, ctx)
+  else if (media.schema !== undefined && isTextType(mediaType)) {
+    value = sampleSchema(media.schema, ctx)
+    fromSchema = true
+  }
   if (value !== undefined) answer.body = bodyOf(jsonTextParsed(value, mediaType, deref(doc, media.schema)), mediaType)
+  // Served as a 200 with no body and no Content-Type: said, so that the gap is not found in a test.
+  if (answer.body === undefined) {
+    const why = value === undefined || fromSchema ? 'it has no example, and init makes bodies of JSON or text only from a schema' : 'its example is not text, and a value is never sent as that type'
+    skip(`response ${status}: its body (${mediaType}), as ${why}; the mock answers ${status} without a body or Content-Type. Add an example of the body to the document (content: ${mediaType}: example:) to serve one`)
+  }
   return answer
 }
 
@@ -257,7 +278,7 @@ function answersOf(doc: Json, operation: Json, method: Method, ctx: SampleContex
   first ??= statuses[0]
   if (first === undefined) return []
   const order = [first, ...[...byStatus.keys()].filter((s) => s !== first).sort((a, b) => a - b)]
-  return order.map((status) => answerOf(doc, byStatus.get(status)!, status, method, ctx))
+  return order.map((status) => answerOf(doc, byStatus.get(status)!, status, method, ctx, skip))
 }
 
 /** A regular expression escaped to match a text literally. */
@@ -371,19 +392,21 @@ export function generateMocks(ctx: SampleContext): GeneratedMocks {
    * by text beside a template (`/operations/{id}` and `/operations/{id}:cancel` are both
    * `operations/:id`), the route is the one whose templates are whole segments, else the first.
    */
-  const owners = new Map<string, { shape: string; path: string }>()
+  const owners = new Map<string, { shape: string; path: string; key: string }>()
   for (const { path, written, shape } of planned) {
     const key = keys.get(shape) ?? written
     keys.set(shape, key)
-    const owner = owners.get(key.toLowerCase())
-    if (!owner || (!wholeSegments(owner.shape) && wholeSegments(shape))) owners.set(key.toLowerCase(), { shape, path })
+    const owner = owners.get(routeShapeOf(key))
+    if (!owner || (!wholeSegments(owner.shape) && wholeSegments(shape))) owners.set(routeShapeOf(key), { shape, path, key })
   }
   for (const { path, method, operation, shape } of planned) {
     const name = `${method.toUpperCase()} ${path}`
     const key = keys.get(shape)!
-    const owner = owners.get(key.toLowerCase())!
+    const owner = owners.get(routeShapeOf(key))!
     if (owner.shape !== shape) {
-      skipped.push(`${name}: its route would be ${key}, the route of ${owner.path} (a route key's parameter is a whole segment, so text beside a template cannot tell the paths apart)`)
+      // `compare/:base` (of `/compare/{base}...{head}`) is `compare/:basehead` to the router.
+      const same = owner.key === key ? '' : `, which the router takes as ${owner.key}`
+      skipped.push(`${name}: its route would be ${key}${same}, the route of ${owner.path} (a route key's parameter is a whole segment, so text beside a template cannot tell the paths apart)`)
       continue
     }
     const route = (routes[key] ??= {})

@@ -39,6 +39,8 @@ interface State {
   depth: number
   /** Schemas this body may still visit: a document whose schemas branch out at every level stays small. */
   budget: number
+  /** The schemas with an `$id` being expanded, innermost last: a `#/...` `$ref` inside one is relative to it (JSON Schema 2020-12). */
+  resources: Json[]
 }
 
 /** Past this depth a schema is cut as a cycle would be (deep documents stay finite). */
@@ -79,6 +81,49 @@ const FORMATS: Record<string, string> = {
   password: 'password',
 }
 
+/**
+ * What a `$ref` names, as JSON Schema 2020-12 reads it: `#/...` relative to the innermost schema
+ * with an `$id` being expanded (`#/$defs/Money` inside `Order: { $id, $defs: { Money } }`), else
+ * to the document; `#money` the schema whose `$anchor` is `money`; `https://x/order#/...` the
+ * schema whose `$id` that is. Undefined when nothing of the document is named.
+ */
+function resolveIn(ref: string, state: State): unknown {
+  const { doc } = state.ctx
+  const hash = ref.indexOf('#')
+  const uri = hash < 0 ? ref : ref.slice(0, hash)
+  const fragment = hash < 0 ? '' : ref.slice(hash + 1)
+  let base: unknown = state.resources[state.resources.length - 1]
+  if (uri !== '') base = findSchema(doc, (schema) => typeof schema.$id === 'string' && (schema.$id === uri || schema.$id.replace(/#$/, '') === uri))
+  if (fragment !== '' && !fragment.startsWith('/')) {
+    const anchor = (schema: Json) => schema.$anchor === fragment || schema.$dynamicAnchor === fragment
+    return (isObject(base) ? findSchema(base, anchor) : undefined) ?? findSchema(doc, anchor)
+  }
+  if (isObject(base)) {
+    const found = resolveRef(base, `#${fragment}`)
+    if (found !== undefined || uri !== '') return found
+  }
+  return uri === '' ? resolveRef(doc, `#${fragment}`) : undefined
+}
+
+/** The first object of a tree (depth first, each once) that `test` accepts. */
+function findSchema(root: unknown, test: (schema: Json) => boolean): Json | undefined {
+  const seen = new Set<unknown>()
+  const walk = (node: unknown, depth: number): Json | undefined => {
+    if (typeof node !== 'object' || node === null || seen.has(node) || depth > 200) return undefined
+    seen.add(node)
+    if (isObject(node) && test(node)) return node
+    for (const child of Object.values(node)) {
+      const found = walk(child, depth + 1)
+      if (found) return found
+    }
+    return undefined
+  }
+  return walk(root, 0)
+}
+
+/** Keywords that say nothing of a value: beside a `$ref`, they need no merging. */
+const ANNOTATIONS = new Set(['$ref', 'description', 'summary', 'title', 'deprecated', 'readOnly', 'writeOnly', 'externalDocs', 'xml', '$comment', 'discriminator'])
+
 /** The last segment of a `$ref`, as a discriminator names a schema: `#/components/schemas/Cat` -> `Cat`. */
 function refName(ref: string): string {
   const last = ref.split('/').pop() ?? ref
@@ -111,7 +156,10 @@ function mergeAllOf(schema: Json, state: State): Json {
     if (depth > 20) return
     if (isObject(part) && typeof part.$ref === 'string') {
       if (state.stack.includes(part.$ref)) return
-      add(resolveRef(state.ctx.doc, part.$ref), depth + 1)
+      add(resolveIn(part.$ref, state), depth + 1)
+      // Keywords beside the `$ref` apply too (2020-12; ajv applies them in every draft).
+      const { $ref: _, ...siblings } = part
+      if (Object.keys(siblings).length > 0) add(siblings, depth + 1)
       return
     }
     if (!isObject(part)) return
@@ -296,9 +344,26 @@ function sampleNumber(schema: Json, integer: boolean): number {
   else if (lower !== undefined) value = lower
   else if (upper !== undefined && upper < 0) value = upper
   const step = typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : undefined
-  if (step) value = Math.ceil(value / step) * step
+  if (step) value = multipleAtLeast(value, step)
   if (integer) value = lower !== undefined ? Math.ceil(value) : Math.floor(value)
   return value
+}
+
+/**
+ * The least multiple of a step from a value up, as a validator counts multiples: `value / step`
+ * an integer. In binary floating point `0.3 / 0.1` is 2.9999999999999996 and `3 * 0.1` is
+ * 0.30000000000000004, so each candidate is rounded to the step's decimals and tried in turn
+ * (`minimum: 0.3, multipleOf: 0.1` gives 0.4, which ajv accepts).
+ */
+function multipleAtLeast(value: number, step: number): number {
+  const decimals = (String(step).split('.')[1] ?? '').length
+  const quotient = value / step
+  let n = Math.abs(quotient - Math.round(quotient)) < 1e-9 ? Math.round(quotient) : Math.ceil(quotient)
+  for (let tries = 0; tries < 20; tries++, n++) {
+    const candidate = decimals > 0 && decimals <= 20 ? Number((n * step).toFixed(decimals)) : n * step
+    if (Number.isInteger(candidate / step) && candidate >= value) return candidate
+  }
+  return Math.ceil(quotient) * step
 }
 
 function sampleArray(schema: Json, state: State): Sample {
@@ -312,10 +377,48 @@ function sampleArray(schema: Json, state: State): Sample {
     return out
   }
   if (schema.maxItems === 0 || schema.items === undefined || schema.items === false) return []
+  const minItems = typeof schema.minItems === 'number' ? schema.minItems : 0
   const item = sample(schema.items, state)
-  if (item === CUT) return []
-  const count = Math.min(Math.max(1, typeof schema.minItems === 'number' ? schema.minItems : 0), MAX_REPEAT)
-  return Array.from({ length: count }, () => structuredClone(item))
+  // A cut cycle gives no item: an empty list, unless the list needs items (then the caller leaves
+  // an optional property out rather than write a list its check refuses).
+  if (item === CUT) return minItems > 0 ? CUT : []
+  const count = Math.min(Math.max(1, minItems), MAX_REPEAT)
+  if (schema.uniqueItems !== true || count < 2) return Array.from({ length: count }, () => structuredClone(item))
+  // Items that must differ: the item varied (another enum value, a number one step up, a text with a count).
+  const items = deref(state.ctx.doc, schema.items)
+  const out = [item]
+  const seen = new Set([JSON.stringify(item)])
+  for (let n = 1; out.length < count && n < count * 4; n++) {
+    const next = variantOf(item, n, isObject(items) ? items : {})
+    const key = JSON.stringify(next)
+    if (seen.has(key) || (isObject(schema.items) && state.ctx.validates?.(schema.items, next) === false)) continue
+    seen.add(key)
+    out.push(next)
+  }
+  return out
+}
+
+/** The `n`th variant of a sample, for items that must be unique: its enum's next value, else its first scalar changed. */
+function variantOf(value: unknown, n: number, schema: Json): unknown {
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return structuredClone(schema.enum[n % schema.enum.length])
+  if (typeof value === 'string') {
+    const text = `${value}${n + 1}`
+    return typeof schema.maxLength === 'number' && text.length > schema.maxLength ? `${value.slice(0, Math.max(0, schema.maxLength - String(n + 1).length))}${n + 1}` : text
+  }
+  if (typeof value === 'number') return value + n * (typeof schema.multipleOf === 'number' && schema.multipleOf > 0 ? schema.multipleOf : 1)
+  if (typeof value === 'boolean') return n % 2 === 1 ? !value : value
+  if (Array.isArray(value)) return [...value, ...Array.from({ length: n }, () => structuredClone(value[0] ?? null))]
+  if (isObject(value)) {
+    const properties = isObject(schema.properties) ? schema.properties : {}
+    for (const [key, child] of Object.entries(value)) {
+      if (typeof child === 'string' || typeof child === 'number' || typeof child === 'boolean') {
+        const property = properties[key]
+        return { ...value, [key]: variantOf(child, n, isObject(property) ? property : {}) }
+      }
+    }
+    return { ...value, [`additionalProp${n + 1}`]: 'string' }
+  }
+  return value
 }
 
 function sampleObject(schema: Json, state: State): Sample {
@@ -335,14 +438,37 @@ function sampleObject(schema: Json, state: State): Sample {
     else if (required.has(name)) out[name] = smallestOf(property, doc)
   }
   const extra = schema.additionalProperties
+  const patterns = isObject(schema.patternProperties) ? Object.entries(schema.patternProperties) : []
+  /** The schema a name with no property of its own takes: the first `patternProperties` matching it, else `additionalProperties`. */
+  const schemaFor = (name: string): unknown => {
+    for (const [pattern, value] of patterns) {
+      try {
+        if (new RegExp(pattern, 'u').test(name)) return value
+      } catch {
+        // a pattern JavaScript cannot read: not this one
+      }
+    }
+    return extra
+  }
   for (const name of required) {
     if (name in out || writeOnly.has(name)) continue
-    const value = isObject(extra) ? sample(extra, state) : 'string'
-    out[name] = value === CUT ? smallestOf(extra, doc) : value
+    const own = schemaFor(name)
+    const value = isObject(own) ? sample(own, state) : 'string'
+    out[name] = value === CUT ? smallestOf(own, doc) : value
   }
   if (Object.keys(out).length === 0 && isObject(extra) && Object.keys(properties).length === 0) {
     const value = sample(extra, state)
     if (value !== CUT) out.additionalProp1 = value
+  }
+  // `minProperties`: names of its patterns, else additional ones, until there are enough.
+  const least = typeof schema.minProperties === 'number' ? Math.min(schema.minProperties, MAX_REPEAT) : 0
+  for (let n = 1; Object.keys(out).length < least && n <= least + patterns.length; n++) {
+    const pattern = patterns[n - 1]
+    const name = pattern ? stringForPattern(pattern[0]) : `additionalProp${n}`
+    if (name === undefined || name in out || (!pattern && extra === false)) continue
+    const own = pattern ? pattern[1] : extra
+    const value = isObject(own) ? sample(own, state) : 'string'
+    if (value !== CUT) out[name] = value
   }
   return out
 }
@@ -366,11 +492,65 @@ function sampleBranches(schema: Json, keyword: 'oneOf' | 'anyOf', state: State):
     if (fallback === CUT) fallback = value
     if (keyword === 'anyOf' || !state.ctx.validates) return value
     // oneOf: the first value that satisfies exactly one branch, as a validator will require.
-    let fits = 0
-    for (const other of branches) if (isObject(other) && state.ctx.validates(other, value) !== false) fits++
-    if (fits === 1) return value
+    const validates = state.ctx.validates
+    const others = (candidate: unknown) => branches.filter((other) => other !== branch && isObject(other) && validates(other, candidate) !== false)
+    const fitsOnly = (candidate: unknown) => isObject(branch) && validates(branch, candidate) !== false && (isObject(merged) ? validates(merged, candidate) !== false : true) && others(candidate).length === 0
+    if (fitsOnly(value)) return value
+    if (!isObject(value)) continue
+    // Its required properties only (`oneOf: [{ required: [email] }, { required: [phone] }]`).
+    const needed = isObject(merged) ? requiredNames(merged, state) : undefined
+    if (needed) {
+      const least = Object.fromEntries(Object.entries(value).filter(([key]) => needed.has(key) || key === (discriminator?.propertyName as string | undefined)))
+      if (fitsOnly(least)) return least
+    }
+    // Branches of one shape (`{ radius }` and `{ side }`, no additionalProperties: false): a
+    // property another branch declares and this one does not, with a value of another type,
+    // which only that branch refuses.
+    const broken = { ...value }
+    for (const other of others(value)) {
+      const target = deref(state.ctx.doc, other)
+      const declared = isObject(target) && isObject(target.properties) ? target.properties : {}
+      const mine = branchProperties(branch, state)
+      for (const [key, property] of Object.entries(declared)) {
+        if (key in broken || mine.has(key)) continue
+        const wrong = wrongValueFor(deref(state.ctx.doc, property))
+        if (wrong === undefined) continue
+        broken[key] = wrong
+        break
+      }
+    }
+    if (fitsOnly(broken)) return broken
   }
   return fallback
+}
+
+/** The names a schema requires, its `allOf` parts and `$ref`s followed. */
+function requiredNames(schema: unknown, state: State, depth = 0, out = new Set<string>()): Set<string> {
+  const target = isObject(schema) && typeof schema.$ref === 'string' ? resolveIn(schema.$ref, state) : schema
+  if (!isObject(target) || depth > 20) return out
+  if (Array.isArray(target.required)) for (const name of target.required) if (typeof name === 'string') out.add(name)
+  if (Array.isArray(target.allOf)) for (const part of target.allOf) requiredNames(part, state, depth + 1, out)
+  return out
+}
+
+/** The properties a schema declares, its `allOf` parts and `$ref`s followed. */
+function branchProperties(schema: unknown, state: State, depth = 0, out = new Set<string>()): Set<string> {
+  const target = isObject(schema) && typeof schema.$ref === 'string' ? resolveIn(schema.$ref, state) : schema
+  if (!isObject(target) || depth > 20) return out
+  if (isObject(target.properties)) for (const name of Object.keys(target.properties)) out.add(name)
+  if (Array.isArray(target.allOf)) for (const part of target.allOf) branchProperties(part, state, depth + 1, out)
+  return out
+}
+
+/** A value a property's schema refuses by its type alone, when it names one. */
+function wrongValueFor(schema: unknown): unknown {
+  if (!isObject(schema)) return undefined
+  const types = typesOf(schema)
+  if (types.length === 0) return undefined
+  if (!types.includes('string')) return 'string'
+  if (!types.includes('number') && !types.includes('integer')) return 0
+  if (!types.includes('boolean')) return true
+  return undefined
 }
 
 /**
@@ -386,7 +566,7 @@ function sampleBranches(schema: Json, keyword: 'oneOf' | 'anyOf', state: State):
  * // { id: '3fa85f64-5717-4562-b3fc-2c963f66afa6' }
  */
 export function sampleSchema(schema: unknown, ctx: SampleContext): unknown {
-  const value = sample(schema, { ctx, stack: [], depth: 0, budget: MAX_VISITS })
+  const value = sample(schema, { ctx, stack: [], depth: 0, budget: MAX_VISITS, resources: [] })
   return value === CUT ? null : value
 }
 
@@ -398,8 +578,13 @@ function sample(schema: unknown, state: State, name?: string): Sample {
   if (typeof schema.$ref === 'string') {
     const ref = schema.$ref
     if ('example' in schema && schema.example !== undefined) return structuredClone(schema.example)
+    // Keywords beside a `$ref` apply too (2020-12; ajv applies them in every draft, so check does): both, merged.
+    if (Object.keys(schema).some((key) => !ANNOTATIONS.has(key))) {
+      const { $ref: _, ...siblings } = schema
+      return sample({ allOf: [{ $ref: ref }, siblings] }, state, name)
+    }
     if (state.stack.includes(ref)) return CUT
-    const target = resolveRef(state.ctx.doc, ref)
+    const target = resolveIn(ref, state)
     if (target === undefined) return {}
     state.stack.push(ref)
     state.depth++
@@ -416,6 +601,9 @@ function sample(schema: unknown, state: State, name?: string): Sample {
   if ('default' in schema && schema.default !== undefined) return structuredClone(schema.default)
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return structuredClone(schema.enum.find((v) => v !== null) ?? schema.enum[0])
 
+  // A schema with an `$id` is a resource: `#/...` `$ref`s inside it are relative to it.
+  const resource = typeof schema.$id === 'string'
+  if (resource) state.resources.push(schema)
   state.depth++
   try {
     if (Array.isArray(schema.allOf)) {
@@ -453,5 +641,6 @@ function sample(schema: unknown, state: State, name?: string): Sample {
     }
   } finally {
     state.depth--
+    if (resource) state.resources.pop()
   }
 }

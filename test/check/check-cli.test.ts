@@ -347,7 +347,7 @@ describe('mockyard check --openapi', () => {
     writeFiles(root, { 'bad/swagger.yaml': 'swagger: "2.0"\npaths: {}\n' })
     const { code, lines } = check(['--routes', 'clean/routes.json', '--openapi', 'bad/swagger.yaml'])
     expect(lines).toEqual([
-      'bad/swagger.yaml#: the OpenAPI document cannot be used: Swagger 2.0 documents are not supported. Give an OpenAPI 3.0 or 3.1 document (JSON or YAML) whose $refs resolve.',
+      'bad/swagger.yaml#: the OpenAPI document cannot be used: Swagger 2.0 documents are not supported. Convert it to OpenAPI 3 (swagger2openapi does), then use that.',
       '[mockyard] check: 1 problem.',
     ])
     expect(code).toBe(1)

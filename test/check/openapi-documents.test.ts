@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { basePathOf, checkOpenApi, loadOpenApi, type OpenApiDocument } from '../../src/check/check-openapi.js'
+import { DocumentError } from '../../src/check/read-document.js'
 import { createTrafficCheck } from '../../src/check/traffic.js'
 import type { MockResponse } from '../../src/core/build-response.js'
 import type { Exchange } from '../../src/harness/traffic-check.js'
@@ -192,6 +193,28 @@ paths:
     ])
   })
 
+  it('each value of a server variable enum is a base path, for check and validate alike', async () => {
+    const dir = project({
+      'openapi.yaml': `openapi: 3.0.3
+info: { title: t, version: '1' }
+servers:
+  - url: https://api.example.test/{basePath}
+    variables: { basePath: { default: v1, enum: [v1, v2] } }
+paths:
+  /pets:
+    get:
+      responses: { '200': { description: ok, content: { application/json: { schema: { type: array } } } } }
+`,
+      'data/pets.json': [],
+    })
+    const api = await load(dir)
+    expect(await problems(api, dir, { 'v1/pets': { get: 'pets.json' }, 'v2/pets': { get: 'pets.json' } })).toEqual([])
+    expect(await problems(api, dir, { 'v3/pets': { get: 'pets.json' } })).toEqual(['/v3~1pets: no path of openapi.yaml matches the route "v3/pets" (the servers\' base path: /v1, /v2); it would match /pets under the base path /v3'])
+    const traffic = createTrafficCheck(api)
+    expect(traffic.check(exchange('GET', 'http://localhost/v2/pets', '[]'))).toEqual([])
+    expect(traffic.check(exchange('GET', 'http://localhost/v3/pets', '[]')).map((v) => v.message)).toEqual(["no path of openapi.yaml matches GET /v3/pets (the servers' base path: /v1, /v2)"])
+  })
+
   it("a route under the document's base path, for an operation with servers of its own, is told the operation's base path", async () => {
     const dir = project({
       'openapi.yaml': `openapi: 3.0.3
@@ -213,6 +236,125 @@ paths:
     expect(entries.map((entry) => `${entry.message}. ${entry.fix}`)).toEqual([
       `no path of openapi.yaml matches the route "v1/reports" (the servers' base path: /v1); it would match /reports, but GET /reports has servers of its own, which replace the document's: it is served under the base path /v2, not /v1. Write the route under the operation's base path ("v2/reports") if the API is served there, or fix the operation's servers in the document.`,
     ])
+  })
+})
+
+describe('paths that differ by a parameter name or by text beside a template', () => {
+  const doc = `openapi: 3.1.0
+info: { title: t, version: '1' }
+paths:
+  /orgs/{org}/attestations/{attestation_id}:
+    delete:
+      responses: { '204': { description: deleted } }
+  /orgs/{org}/attestations/{subject_digest}:
+    get:
+      responses: { '200': { description: ok, content: { application/json: { schema: { type: object, required: [attestations] } } } } }
+  /reports/{id}.json:
+    get:
+      responses: { '200': { description: ok, content: { application/json: { schema: { type: object, required: [id] } } } } }
+  /reports/{id}.csv:
+    get:
+      responses: { '200': { description: ok, content: { text/csv: { schema: { type: string } } } } }
+`
+
+  it("one route answers the methods of every path of its shape (GitHub's attestations), as init writes it", async () => {
+    const dir = project({ 'openapi.yaml': doc, 'data/a.json': { attestations: [] } })
+    const api = await load(dir)
+    expect(await problems(api, dir, { 'orgs/:org/attestations/:attestation_id': { delete: { status: 204 }, get: 'a.json' } })).toEqual([])
+    const { unmocked } = await checkOpenApi(api, [{ file: 'routes.json', routes: { 'orgs/:org/attestations/:id': { delete: { status: 204 }, get: 'a.json' } }, data: join(dir, 'data') }])
+    expect(unmocked.map((operation) => operation.entry.operation)).toEqual(['GET /reports/{id}.json', 'GET /reports/{id}.csv'])
+    expect(await problems(api, dir, { 'orgs/:org/attestations/:id': { patch: { status: 200 } } })).toEqual([
+      '/orgs~1:org~1attestations~1:id/patch: PATCH /orgs/{org}/attestations/{attestation_id} or /orgs/{org}/attestations/{subject_digest} is not an operation of openapi.yaml (it has DELETE, GET)',
+    ])
+  })
+
+  it('a literal must carry the text beside the template: 5.csv is /reports/{id}.csv, 5 is no path', async () => {
+    const dir = project({ 'openapi.yaml': doc, 'data/r.json': { id: 5 }, 'data/r.csv': 'id\n5\n' })
+    const api = await load(dir)
+    expect(await problems(api, dir, { 'reports/5.json': { get: 'r.json' }, 'reports/5.csv': { get: 'r.csv' } })).toEqual([])
+    expect(await problems(api, dir, { 'reports/5': { get: 'r.json' } })).toEqual(['/reports~15: no path of openapi.yaml matches the route "reports/5"'])
+  })
+})
+
+describe('polymorphism written as a cycle (Pet oneOf Cat, Cat allOf Pet)', () => {
+  const pet = `openapi: 3.0.3
+info: { title: t, version: '1' }
+paths:
+  /pets/{id}:
+    get:
+      responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Pet' } } } } }
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [petType, name]
+      properties: { petType: { type: string }, name: { type: string } }
+      discriminator: { propertyName: petType }
+      oneOf: [{ $ref: '#/components/schemas/Cat' }, { $ref: '#/components/schemas/Dog' }]
+    Cat: { allOf: [{ $ref: '#/components/schemas/Pet' }, { type: object, required: [huntingSkill], properties: { huntingSkill: { type: string } } }] }
+    Dog: { allOf: [{ $ref: '#/components/schemas/Pet' }, { type: object, required: [packSize], properties: { packSize: { type: integer } } }] }
+`
+
+  it('validates as OpenAPI means it: each branch extends the parent, without the stack running out', async () => {
+    const dir = project({ 'openapi.yaml': pet, 'data/cat.json': { petType: 'Cat', name: 'Tom', huntingSkill: 'lazy' }, 'data/nameless.json': { petType: 'Cat', huntingSkill: 'lazy' } })
+    const api = await load(dir)
+    expect(await problems(api, dir, { 'pets/:id': { get: 'cat.json' } })).toEqual([])
+    expect(await problems(api, dir, { 'pets/:id': { get: 'nameless.json' } })).toContain(": must have required property 'name' (schema openapi.yaml#/components/schemas/Pet/required, response 200 of GET /pets/{id})")
+    const traffic = createTrafficCheck(api)
+    expect(traffic.check(exchange('GET', 'http://localhost/pets/1', '{"petType":"Dog","name":"Rex","packSize":3}'))).toEqual([])
+  })
+
+  it('a cycle no reading can end (A allOf B, B anyOf C, C allOf A) is named, where it starts, and init refuses it too', async () => {
+    const dir = project({
+      'openapi.yaml': `openapi: 3.0.3
+info: { title: t, version: '1' }
+paths:
+  /a:
+    get:
+      responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/A' } } } } }
+components:
+  schemas:
+    A: { allOf: [{ $ref: '#/components/schemas/B' }] }
+    B: { anyOf: [{ $ref: '#/components/schemas/C' }, { type: string }] }
+    C: { allOf: [{ $ref: '#/components/schemas/A' }], required: [x] }
+`,
+    })
+    const error = (await load(dir).catch((error: unknown) => error)) as DocumentError
+    expect(error).toBeInstanceOf(DocumentError)
+    expect([error.message, error.place, error.fix]).toEqual([
+      'the schemas openapi.yaml#/components/schemas/A -> openapi.yaml#/components/schemas/B -> openapi.yaml#/components/schemas/C -> openapi.yaml#/components/schemas/A apply each other to the same value without end (through $ref, allOf, anyOf, oneOf, not, if, then or else), so no value can be validated against them',
+      { file: join(dir, 'openapi.yaml'), pointer: '/components/schemas/A' },
+      'Break the cycle: a part that extends a schema should $ref a base schema without the oneOf or anyOf that lists the part.',
+    ])
+    await expect(load(dir, 'openapi.yaml', 'mockyard init')).rejects.toThrow('apply each other to the same value without end')
+  })
+})
+
+describe('documents that cannot be used, named with the place and the fix', () => {
+  const refusal = async (files: Record<string, unknown>, name: string) => {
+    const dir = project(files)
+    const error = await load(dir, name).catch((error: Error) => error)
+    return error instanceof DocumentError ? `${error.message}${error.place ? ` @${error.place.pointer}` : ''}. ${error.fix}` : `${(error as Error).message}`
+  }
+  const ok = `{"openapi":"3.0.3","info":{"title":"x","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"ok"}}}}}}`
+
+  it('a .json document is read as JSON: a broken one, or one with a trailing comma, is named with its line and column', async () => {
+    expect(await refusal({ 'api.json': ok.replace('},"paths"', '},\n"paths"').slice(0, -1) }, 'api.json')).toBe('it is not valid JSON (line 2, column 66). Fix the file at that place (JSON allows no trailing comma, comment or single quote), or write it as YAML in a .yaml file.')
+    expect(await refusal({ 'api.json': ok.replace('"ok"}', '"ok",}') }, 'api.json')).toBe('it is not valid JSON (line 1, column 116). Fix the file at that place (JSON allows no trailing comma, comment or single quote), or write it as YAML in a .yaml file.')
+  })
+
+  it('an empty file, a $ref to a place that does not exist, a version YAML reads as a number', async () => {
+    expect(await refusal({ 'openapi.yaml': '\n' }, 'openapi.yaml')).toBe('it is empty. Give an OpenAPI 3.0 or 3.1 document (JSON or YAML), or point the $ref at a file that holds a schema.')
+    expect(await refusal({ 'openapi.yaml': "openapi: 3.0.3\ninfo: { title: x, version: '1' }\npaths:\n  /a:\n    get:\n      responses: { '200': { description: ok, content: { application/json: { schema: { $ref: '#/components/schemas/Nope' } } } } }\n" }, 'openapi.yaml')).toBe(
+      'the $ref "#/components/schemas/Nope" at openapi.yaml#/paths/~1a/get/responses/200/content/application~1json/schema points to openapi.yaml#/components/schemas/Nope, which does not exist @/paths/~1a/get/responses/200/content/application~1json/schema. Point the $ref at a schema the document has, or add the schema there.',
+    )
+    expect(await refusal({ 'openapi.yaml': "openapi: 3.0\ninfo: { title: x, version: '1' }\npaths: {}\n" }, 'openapi.yaml')).toBe('its "openapi" field is the number 3, not a version string (YAML reads an unquoted 3.0 as a number) @/openapi. Write the version in quotes, with its patch number: openapi: "3.0.3" (or "3.1.0").')
+  })
+
+  it('a 3.1 document of webhooks only is a document (3.1 makes paths optional), with no operations', async () => {
+    const dir = project({ 'openapi.yaml': "openapi: 3.1.0\ninfo: { title: x, version: '1' }\nwebhooks:\n  ping:\n    post:\n      responses: { '200': { description: ok } }\n" })
+    const api = await load(dir)
+    expect((await checkOpenApi(api, [])).operations).toBe(0)
   })
 })
 

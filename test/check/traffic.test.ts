@@ -170,3 +170,89 @@ describe('the operation and the parameters', () => {
     expect(coverage.text).toBe('v31.json: 5 of 5 operations answered')
   })
 })
+
+describe('parameters as their styles and schemas send them', () => {
+  const DOC_STYLES = {
+    openapi: '3.1.0',
+    info: { title: 't', version: '1' },
+    paths: {
+      '/charges': {
+        get: {
+          parameters: [
+            // Stripe's shape: an integer, or a range object in deepObject style.
+            { name: 'created', in: 'query', style: 'deepObject', schema: { anyOf: [{ type: 'integer' }, { type: 'object', properties: { gt: { type: 'integer' } } }] } },
+            { name: 'limit', in: 'query', schema: { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'string', enum: ['all'] }] } },
+            { name: 'page', in: 'query', schema: { allOf: [{ $ref: '#/components/schemas/Page' }] } },
+            { name: 'ids', in: 'query', style: 'pipeDelimited', explode: false, schema: { type: 'array', items: { type: 'integer' } } },
+            { name: 'words', in: 'query', style: 'spaceDelimited', explode: false, schema: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } } },
+          ],
+          responses: { 200: { description: 'ok' } },
+        },
+      },
+      '/points{;coords}': { get: { parameters: [{ name: 'coords', in: 'path', required: true, style: 'matrix', schema: { type: 'array', items: { type: 'integer' } } }], responses: { 200: { description: 'ok' } } } },
+      '/colors/{.color}': { get: { parameters: [{ name: 'color', in: 'path', required: true, style: 'label', schema: { type: 'string', enum: ['red', 'blue'] } }], responses: { 200: { description: 'ok' } } } },
+      '/users': {
+        get: {
+          parameters: [
+            { name: 'filter', in: 'query', required: true, style: 'deepObject', explode: true, schema: { type: 'object', properties: { role: { type: 'string' } } } },
+            { name: 'point', in: 'query', required: true, schema: { type: 'object', required: ['lat', 'lng'], properties: { lat: { type: 'number' }, lng: { type: 'number' } } } },
+          ],
+          responses: { 200: { description: 'ok' } },
+        },
+      },
+    },
+    components: { schemas: { Page: { type: 'integer', minimum: 1 } } },
+  }
+  let styles: TrafficCheck
+  beforeAll(async () => {
+    writeFileSync(join(root, 'styles.json'), JSON.stringify(DOC_STYLES))
+    styles = await loadTrafficCheck(join(root, 'styles.json'), (file) => file.slice(root.length + 1))
+  })
+  const messages = (path: string) => styles.check(exchange('GET', `http://localhost${path}`, { status: 200, headers: {}, body: null })).map((violation) => `${violation.pointer}: ${violation.message}`)
+
+  it('a query value against anyOf, oneOf or allOf is read as the type a branch names', () => {
+    expect(messages('/charges?created=1700000000&limit=10&page=2')).toEqual([])
+    expect(messages('/charges?limit=all')).toEqual([])
+    expect(messages('/charges?page=0')).toEqual(['/query/page: the query parameter "page" must be >= 1 (GET /charges)'])
+    expect(messages('/charges?limit=none')).toContain('/query/limit: the query parameter "limit" must match exactly one schema in oneOf (GET /charges)')
+  })
+
+  it('pipeDelimited and spaceDelimited arrays are split', () => {
+    expect(messages('/charges?ids=1|2|3&words=a%20b')).toEqual([])
+    expect(messages('/charges?ids=1|x')).toEqual(['/query/ids/1: the query parameter "ids" must be integer (GET /charges)'])
+    expect(messages('/charges?words=a+c')).toEqual(['/query/words/1: the query parameter "words" must be equal to one of the allowed values ("a", "b") (GET /charges)'])
+  })
+
+  it('matrix ({;coords}) and label ({.color}) path parameters are read without their prefix', () => {
+    expect(messages('/points;coords=1,2')).toEqual([])
+    expect(messages('/colors/.red')).toEqual([])
+    expect(messages('/points;coords=1,x')).toEqual(['/path/coords/1: the path parameter "coords" must be integer (GET /points{;coords})'])
+    expect(messages('/colors/.green')).toEqual(['/path/color: the path parameter "color" must be equal to one of the allowed values ("red", "blue") (GET /colors/{.color})'])
+  })
+
+  it('a required object parameter spread over the query (deepObject, form with explode) is present', () => {
+    expect(messages('/users?filter[role]=admin&lat=48.8&lng=2.3')).toEqual([])
+    expect(messages('/users?lat=48.8')).toEqual(['/query/filter: the query parameter "filter" is required by GET /users, and the request has none'])
+    expect(messages('/users?filter[role]=admin')).toEqual(['/query/point: the query parameter "point" is required by GET /users, and the request has none'])
+  })
+})
+
+describe('text beside a template in one segment', () => {
+  it('tells /reports/{id}.json from /reports/{id}.csv, and a request without the suffix matches neither', async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/reports/{id}.json': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } } } } },
+        '/reports/{id}.csv': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }], responses: { 200: { description: 'ok', content: { 'text/csv': { schema: { type: 'string' } } } } } } },
+      },
+    }
+    writeFileSync(join(root, 'suffix.json'), JSON.stringify(doc))
+    const suffix = await loadTrafficCheck(join(root, 'suffix.json'), (file) => file.slice(root.length + 1))
+    const messages = (path: string, type: string, body: string) => suffix.check(exchange('GET', `http://localhost${path}`, { headers: { 'content-type': type }, body })).map((violation) => violation.message)
+    expect(messages('/reports/5.csv', 'text/csv', 'id\n5\n')).toEqual([])
+    expect(messages('/reports/5.json', 'application/json', '{}')).toEqual([])
+    expect(messages('/reports/5', 'application/json', '{}')).toEqual(['no path of suffix.json matches GET /reports/5'])
+    expect(suffix.coverage().answered).toBe(2)
+  })
+})

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { compileRoutes } from '../../src/core/compile-routes.js'
 import { memoryFiles } from '../../src/core/memory-files.js'
+import { checkOpenApi, loadOpenApi } from '../../src/check/check-openapi.js'
 import { initFromOpenApi } from '../../src/init/init-openapi.js'
 
 let root: string
@@ -31,7 +32,7 @@ async function mocksOf(files: Record<string, string>) {
   const { skipped, operations } = await initFromOpenApi({ openapi: 'openapi.yaml', cwd: dir })
   const routes = JSON.parse(readFileSync(join(dir, 'mocks/routes.json'), 'utf8')) as Record<string, Record<string, unknown>>
   const body = (name: unknown) => JSON.parse(readFileSync(join(dir, 'mocks/data', String(name)), 'utf8'))
-  return { routes, files: readdirSync(join(dir, 'mocks/data')), skipped, operations, body }
+  return { routes, files: readdirSync(join(dir, 'mocks/data')), skipped, operations, body, dir }
 }
 
 const HEAD = "openapi: 3.0.3\ninfo: { title: t, version: '1' }\n"
@@ -111,6 +112,59 @@ components:
   })
 })
 
+describe('bodies init makes pass its own check', () => {
+  /** Init on the document, then check --openapi on what it wrote: the bodies and the problems. */
+  async function madeAndChecked(doc: string) {
+    const made = await mocksOf({ 'openapi.yaml': doc })
+    const { entries } = await checkOpenApi(await loadOpenApi(join(made.dir, 'openapi.yaml'), (file) => file.slice(made.dir.length + 1)), [{ file: 'routes.json', routes: made.routes, data: join(made.dir, 'mocks/data') }])
+    const bodies = Object.fromEntries(Object.entries(made.routes).map(([key, route]) => [key, made.body(route.get)]))
+    return { bodies, problems: entries.map((entry) => `${entry.file}#${entry.pointer}: ${entry.message}`) }
+  }
+  const get = (path: string, schema: string) => `  ${path}:\n    get:\n      responses: { '200': { description: ok, content: { application/json: { schema: ${schema} } } } }\n`
+
+  it('uniqueItems, keywords beside $ref, oneOf of required lists or of one shape, minProperties, patternProperties, a decimal multipleOf, an optional recursive list', async () => {
+    const { bodies, problems } = await madeAndChecked(`openapi: 3.1.0
+info: { title: t, version: '1' }
+paths:
+${get('/scopes', '{ type: array, items: { type: string }, minItems: 3, uniqueItems: true }')}${get('/levels', '{ type: array, items: { enum: [low, high] }, minItems: 2, uniqueItems: true }')}${get('/ref-siblings', "{ $ref: '#/components/schemas/Base', required: [extra], properties: { extra: { type: integer, minimum: 3 } } }")}${get('/contact', '{ type: object, properties: { email: { type: string }, phone: { type: string } }, oneOf: [{ required: [email] }, { required: [phone] }] }')}${get('/shapes', '{ oneOf: [{ type: object, properties: { radius: { type: number } } }, { type: object, properties: { side: { type: number } } }] }')}${get('/labels', '{ type: object, minProperties: 1 }')}${get('/price', '{ type: number, minimum: 0.3, multipleOf: 0.1 }')}${get('/headers-map', "{ type: object, required: [x-count], patternProperties: { '^x-': { type: integer } }, additionalProperties: false }")}${get('/tree', "{ $ref: '#/components/schemas/Node' }")}components:
+  schemas:
+    Base: { type: object, required: [id], properties: { id: { type: string } } }
+    Node: { type: object, required: [name], properties: { name: { type: string }, children: { type: array, minItems: 1, items: { $ref: '#/components/schemas/Node' } } } }
+`)
+    expect(bodies).toEqual({
+      scopes: ['string', 'string2', 'string3'],
+      levels: ['low', 'high'],
+      'ref-siblings': { id: 'string', extra: 3 },
+      contact: { email: 'string' },
+      shapes: { radius: 0, side: 'string' },
+      labels: { additionalProp1: 'string' },
+      price: 0.4,
+      'headers-map': { 'x-count': 0 },
+      tree: { name: 'string' },
+    })
+    expect(problems).toEqual([])
+  })
+
+  it("3.1 $refs relative to a schema's $id (#/$defs/Money) and to an $anchor are followed", async () => {
+    const { bodies, problems } = await madeAndChecked(`openapi: 3.1.0
+info: { title: t, version: '1' }
+paths:
+${get('/defs', "{ $ref: '#/components/schemas/Order' }")}${get('/anchor', "{ type: object, required: [money], properties: { money: { $ref: '#money' } } }")}components:
+  schemas:
+    Order:
+      $id: 'https://example.com/schemas/order'
+      type: object
+      required: [id, total]
+      properties: { id: { type: string }, total: { $ref: '#/$defs/Money' } }
+      $defs:
+        Money: { type: object, required: [amount, currency], properties: { amount: { type: integer }, currency: { type: string, pattern: '^[A-Z]{3}$' } } }
+    Money2: { $anchor: money, type: object, required: [amount], properties: { amount: { type: integer, minimum: 1 } } }
+`)
+    expect(bodies).toEqual({ defs: { id: 'string', total: { amount: 0, currency: 'AAA' } }, anchor: { money: { amount: 1 } } })
+    expect(problems).toEqual([])
+  })
+})
+
 describe('bodies of bytes', () => {
   it('a schema of bytes (an image, a PDF, octet-stream) gives no body rather than its placeholder text; text still gets one', async () => {
     const { routes, files } = await mocksOf({
@@ -133,6 +187,37 @@ describe('bodies of bytes', () => {
     expect(routes.report!.get).toEqual({ status: 200 })
     expect(files.filter((name) => !name.startsWith('note'))).toEqual([])
     expect(routes.note!.get).toMatch(/\.txt$/)
+  })
+})
+
+describe('what init cannot write, said', () => {
+  it('a response of XML or bytes with no example is listed as answered without a body, with the fix', async () => {
+    const { routes, skipped } = await mocksOf({
+      'openapi.yaml': `${HEAD}paths:
+  /feed:
+    get:
+      responses: { '200': { description: atom, content: { application/atom+xml: { schema: { type: object, properties: { title: { type: string } } } } } } }
+  /avatar:
+    get:
+      responses: { '200': { description: png, content: { image/png: { schema: { type: string, format: binary } } } } }
+  /page:
+    get:
+      responses: { '200': { description: html, content: { text/html: { example: '<p>hi</p>' } } } }
+`,
+    })
+    expect(routes.feed).toEqual({ get: { status: 200 } })
+    expect(skipped).toEqual([
+      'GET /feed response 200: its body (application/atom+xml), as it has no example, and init makes bodies of JSON or text only from a schema; the mock answers 200 without a body or Content-Type. Add an example of the body to the document (content: application/atom+xml: example:) to serve one',
+      'GET /avatar response 200: its body (image/png), as it has no example, and init makes bodies of JSON or text only from a schema; the mock answers 200 without a body or Content-Type. Add an example of the body to the document (content: image/png: example:) to serve one',
+    ])
+  })
+
+  it('a 3.1 document of webhooks only: nothing to mock, said so, nothing written', async () => {
+    const dir = join(root, 'webhooks')
+    mkdirSync(dir)
+    writeFileSync(join(dir, 'openapi.yaml'), "openapi: 3.1.0\ninfo: { title: x, version: '1' }\nwebhooks:\n  ping:\n    post:\n      responses: { '200': { description: ok } }\n")
+    await expect(initFromOpenApi({ openapi: 'openapi.yaml', cwd: dir })).rejects.toThrow('openapi.yaml documents no paths, so there is nothing to mock: its webhooks are requests the API sends, not answers, and mockyard does not mock them')
+    expect(readdirSync(dir)).toEqual(['openapi.yaml'])
   })
 })
 
@@ -178,6 +263,37 @@ paths:
     // Alone, it is still one parameter for the whole segment.
     const { routes } = await mocksOf({ 'openapi.yaml': `${HEAD}paths:\n${cancel}` })
     expect(Object.keys(routes['operations/:id']!)).toEqual(['get', 'post'])
+  })
+
+  it("paths whose keys differ only by a parameter's name (GitHub's /compare/{basehead} and /compare/{base}...{head}) are one route: the second is left out, said so, and check passes", async () => {
+    const { routes, skipped, dir } = await mocksOf({
+      'openapi.yaml': `openapi: 3.1.0
+info: { title: t, version: '1' }
+paths:
+  /compare/{base}...{head}:
+    get:
+      ${ok('{ kind: dots }')}
+  /compare/{basehead}:
+    get:
+      ${ok('{ kind: basehead }')}
+  /orgs/{org}/attestations/{attestation_id}:
+    delete:
+      responses: { '204': { description: deleted } }
+  /orgs/{org}/attestations/{subject_digest}:
+    get:
+      ${ok('{ attestations: [] }')}
+  /matrix{;id}:
+    get:
+      ${ok('{ m: 1 }')}
+`,
+    })
+    expect(Object.keys(routes)).toEqual(['compare/:basehead', 'orgs/:org/attestations/:attestation_id', ':id'])
+    expect(Object.keys(routes['orgs/:org/attestations/:attestation_id']!)).toEqual(['delete', 'get'])
+    expect(skipped).toEqual([
+      "GET /compare/{base}...{head}: its route would be compare/:base, which the router takes as compare/:basehead, the route of /compare/{basehead} (a route key's parameter is a whole segment, so text beside a template cannot tell the paths apart)",
+    ])
+    const { entries } = await checkOpenApi(await loadOpenApi(join(dir, 'openapi.yaml'), (file) => file), [{ file: 'routes.json', routes, data: join(dir, 'mocks/data') }])
+    expect(entries).toEqual([])
   })
 
   it('a non-ASCII literal is written percent-encoded, as the request path carries it, so the route table finds it', async () => {
