@@ -1,6 +1,6 @@
 import type { EventsSpec, ResponseSpec, StreamSpec } from './compile-routes.js'
 import { formatMessage } from './errors.js'
-import { cutPieces, planEvents, timedBody, type TimedPiece } from './stream-body.js'
+import { cutPieces, planEvents, timedBody, type TimedPieces } from './stream-body.js'
 import type { FaultName, FileSource } from './types.js'
 
 /** A response as plain data: adapters turn it into a Fetch `Response` or write it to a socket. */
@@ -231,10 +231,10 @@ function missingFile(name: string, source: FileSource, context: BuildContext): M
 }
 
 /** A body sent in timed pieces: chunked on the wire, a `ReadableStream` in process and in the worker. */
-function streamedResponse(status: number, headers: Record<string, string>, pieces: TimedPiece[], keepOpen: boolean, context: BuildContext): MockResponse {
+function streamedResponse(status: number, headers: Record<string, string>, pieces: TimedPieces, keepOpen: boolean, context: BuildContext): MockResponse {
   // A `truncate` fault cuts a stream too: the first half of its pieces on their schedule, then the connection ends.
   const cut = context.truncate === true
-  const sent = cut ? pieces.slice(0, Math.floor(pieces.length / 2)) : pieces
+  const sent: TimedPieces = cut ? { length: Math.floor(pieces.length / 2), at: (index) => (index < Math.floor(pieces.length / 2) ? pieces.at(index) : undefined) } : pieces
   const { stream, ended } = timedBody(sent, { keepOpen, lifetime: context.lifetime?.(), signal: context.signal, cut })
   return { status, headers, body: stream, ended }
 }

@@ -35,15 +35,29 @@ export interface TimedBody {
 const realNow = performance.now.bind(performance)
 
 /**
- * A stream that enqueues each piece when due: the first after its own delay (0: at once), each
- * next `delay` ms after the one before, on a schedule kept from the start (a late timer does not
- * push the rest later). Every timer is cleared when the body ends, however it ends.
+ * The pieces of a timed body, by index: an array of them, or a body cut on demand
+ * (`cutPieces`), so a long body is not copied into thousands of pieces before the first is sent.
+ */
+export interface TimedPieces {
+  readonly length: number
+  at(index: number): TimedPiece | undefined
+}
+
+/**
+ * A stream that enqueues each piece when due, and when the reader has room for it: the first
+ * after its own delay (0: at once), each next `delay` ms after the one before, on a schedule kept
+ * from the start (a late timer or a slow reader does not push the rest later; what fell due
+ * meanwhile is sent as fast as it is read). Nothing is queued ahead of the reader (the stream's
+ * `pull`), so a client that does not read holds one piece, not the body. Every timer is cleared
+ * when the body ends, however it ends.
  *
  * @example
  * const { stream } = timedBody([{ bytes: a, delay: 0 }, { bytes: b, delay: 50 }], { keepOpen: false })
  */
-export function timedBody(pieces: readonly TimedPiece[], options: TimedBodyOptions): TimedBody {
+export function timedBody(pieces: TimedPieces, options: TimedBodyOptions): TimedBody {
   let timer: ReturnType<typeof setTimeout> | undefined
+  /** Settles the `pull` that waits for a timer, when the body ends first. */
+  let wake: (() => void) | undefined
   let done = false
   let finished!: () => void
   const ended = new Promise<void>((resolve) => (finished = resolve))
@@ -55,6 +69,8 @@ export function timedBody(pieces: readonly TimedPiece[], options: TimedBodyOptio
     done = true
     if (timer !== undefined) realClearTimeout(timer)
     timer = undefined
+    wake?.()
+    wake = undefined
     lifetime?.removeEventListener('abort', onLifetimeEnd)
     signal?.removeEventListener('abort', onClientAbort)
     try {
@@ -73,31 +89,44 @@ export function timedBody(pieces: readonly TimedPiece[], options: TimedBodyOptio
   let index = 0
   /** When the last piece sent was due (the schedule is kept from there, not from when its timer fired). */
   let due = 0
-  const next = () => {
-    timer = undefined
+  /** Sends a piece; true when it gave the reader bytes. After the last one the body closes (or is cut). */
+  const send = (piece: TimedPiece): boolean => {
+    index++
+    // An empty piece only waits (the delay of a `close` item).
+    const sent = piece.bytes.byteLength > 0
+    if (sent) controller.enqueue(piece.bytes)
+    if (index >= pieces.length) {
+      if (options.cut) cutting = true
+      else if (!options.keepOpen) end('close')
+    }
+    return sent
+  }
+  /** The reader has room: the next piece when it is due, after any that are due and empty. */
+  const next = (): Promise<void> | undefined => {
     while (!done && index < pieces.length) {
-      const piece = pieces[index]!
+      const piece = pieces.at(index)!
       const at = due + piece.delay
       // One reading of the clock: a wait computed from a second one could come out negative (Node warns).
       const wait = at - realNow()
       if (piece.delay > 0 && wait > 0) {
-        timer = realSetTimeout(() => {
-          due = at
-          send(piece)
-          next()
-        }, wait)
-        return
+        return new Promise<void>((resolve) => {
+          wake = resolve
+          timer = realSetTimeout(() => {
+            timer = undefined
+            wake = undefined
+            due = at
+            if (send(piece) || done) return resolve()
+            // An empty piece (a close's delay) gave the reader nothing: on to the next.
+            const later = next()
+            if (later) void later.then(resolve)
+            else resolve()
+          }, wait)
+        })
       }
       due = at
-      send(piece)
+      if (send(piece)) return undefined
     }
-    if (!done && options.cut) cutting = true
-    else if (!done && !options.keepOpen) end('close')
-  }
-  const send = (piece: TimedPiece) => {
-    index++
-    // An empty piece only waits (the delay of a `close` item).
-    if (piece.bytes.byteLength > 0) controller.enqueue(piece.bytes)
+    return undefined
   }
 
   const stream = new ReadableStream<Uint8Array>({
@@ -108,18 +137,25 @@ export function timedBody(pieces: readonly TimedPiece[], options: TimedBodyOptio
       lifetime?.addEventListener('abort', onLifetimeEnd, { once: true })
       signal?.addEventListener('abort', onClientAbort, { once: true })
       due = realNow()
-      next()
+      // A body with no pieces (an events list of a close alone) ends at once.
+      if (pieces.length === 0) {
+        if (options.cut) cutting = true
+        else if (!options.keepOpen) end('close')
+      }
     },
-    // A cut body fails once what was sent is read (an error drops the pieces still queued), a
-    // turn of the event loop later, as a connection that drops after the last bytes it carried.
     pull() {
-      if (!cutting || done) return
-      return new Promise<void>((resolve) =>
-        realSetTimeout(() => {
-          end('error', new TypeError('terminated'))
-          resolve()
-        }, 0),
-      )
+      if (done) return
+      // A cut body fails once what was sent is read (an error drops the pieces still queued), a
+      // turn of the event loop later, as a connection that drops after the last bytes it carried.
+      if (cutting) {
+        return new Promise<void>((resolve) =>
+          realSetTimeout(() => {
+            end('error', new TypeError('terminated'))
+            resolve()
+          }, 0),
+        )
+      }
+      return next()
     },
     cancel() {
       end('cancel')
@@ -128,21 +164,33 @@ export function timedBody(pieces: readonly TimedPiece[], options: TimedBodyOptio
   return { stream, ended }
 }
 
-/** Cuts a body into `stream` pieces: lines (each with its newline) or `by` bytes at a time. */
-export function cutPieces(body: Uint8Array, by: 'line' | number, delay: number): TimedPiece[] {
-  const pieces: TimedPiece[] = []
-  let start = 0
-  while (start < body.byteLength) {
-    let end: number
-    if (by === 'line') {
+/**
+ * Cuts a body into `stream` pieces: lines (each with its newline) or `by` bytes at a time. Each
+ * piece is copied when it is sent, so a client gets chunks of its own (never views of a cached
+ * data file), and a body waiting for a slow client holds no copies.
+ */
+export function cutPieces(body: Uint8Array, by: 'line' | number, delay: number): TimedPieces {
+  // Where each piece starts: lines are found once, a fixed size needs no list.
+  let starts: number[] | undefined
+  if (by === 'line') {
+    starts = []
+    for (let start = 0; start < body.byteLength; ) {
+      starts.push(start)
       const newline = body.indexOf(10, start)
-      end = newline === -1 ? body.byteLength : newline + 1
-    } else end = Math.min(body.byteLength, start + Math.max(1, Math.floor(by)))
-    // Copies: a client reading the stream gets chunks of its own, never views of a cached data file.
-    pieces.push({ bytes: body.slice(start, end), delay: pieces.length === 0 ? 0 : delay })
-    start = end
+      start = newline === -1 ? body.byteLength : newline + 1
+    }
   }
-  return pieces
+  const size = by === 'line' ? 0 : Math.max(1, Math.floor(by))
+  const length = starts ? starts.length : Math.ceil(body.byteLength / size)
+  return {
+    length,
+    at(index) {
+      if (index < 0 || index >= length) return undefined
+      const start = starts ? starts[index]! : index * size
+      const end = starts ? (starts[index + 1] ?? body.byteLength) : Math.min(body.byteLength, start + size)
+      return { bytes: body.slice(start, end), delay: index === 0 ? 0 : delay }
+    },
+  }
 }
 
 /** An item of `events` as written (validated at load). */

@@ -82,6 +82,14 @@ export function writeMockResponse(res: ServerResponse, response: MockResponse, h
  * over, waiting for `drain` when the client reads slowly. A client that leaves cancels the
  * stream, which clears its timers.
  */
+/** Streamed responses waiting for their client to read (`drain`): a stop does not wait for them. */
+const stalled = new WeakSet<ServerResponse>()
+
+/** Whether a response is a stream whose client has stopped reading (the socket's buffer is full). */
+export function stalledStream(res: ServerResponse): boolean {
+  return stalled.has(res)
+}
+
 function writeStream(res: ServerResponse, status: number, headers: Record<string, string>, body: ReadableStream<Uint8Array>, head: boolean): void {
   // The client left while the latency ran: nothing to send, and the stream (its timers) ends now.
   if (res.destroyed) {
@@ -108,7 +116,13 @@ function writeStream(res: ServerResponse, status: number, headers: Record<string
       }
       if (done) res.end()
       else if (res.write(value)) pump()
-      else res.once('drain', pump)
+      else {
+        stalled.add(res)
+        res.once('drain', () => {
+          stalled.delete(res)
+          pump()
+        })
+      }
     }, () => {
       // The body failed (a `truncate` cut it): what is written goes out, then the connection
       // ends without the last chunk, so the client sees the pieces before the cut.

@@ -13,6 +13,7 @@ import type { MockyardOptions } from '../config/options.js'
 import { attachContract } from '../check/contract.js'
 import { DEFAULT_SESSION_LIMIT } from '../harness/sessions.js'
 import { createSocketServer } from './websocket.js'
+import { stalledStream } from './node-handler.js'
 
 
 export function packageInfo(): { name: string; description: string; version: string } {
@@ -134,7 +135,10 @@ function closeWaiting(server: Server, sockets: Set<Socket>): void {
   server.closeIdleConnections()
   for (const socket of sockets) {
     // node sets `_httpMessage` once a request reaches the handler, until its response is sent.
-    if ((socket as { _httpMessage?: unknown })._httpMessage == null) socket.destroy()
+    const response = (socket as { _httpMessage?: unknown })._httpMessage
+    // A stream's client that stopped reading: the stop ended the stream, and what is still
+    // buffered would wait for that client for the whole grace (docs/behaviour.md, "Streams").
+    if (response == null || stalledStream(response as ServerResponse)) socket.destroy()
   }
 }
 

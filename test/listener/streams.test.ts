@@ -84,6 +84,28 @@ describe('stream: a file body in timed pieces', () => {
       expect(pieces).toEqual(['abcd', 'efgh', 'ij'])
     }))
 
+  it('waits for a client that does not read: the body is produced as it is read, and ends when it was all read', async () => {
+    // 4 MB in pieces of 16 bytes, all due at once: far more than the socket's buffers hold.
+    const big = 'x'.repeat(4 * 1024 * 1024)
+    const mocks = writeMocks({ 'v1/big': { file: 'big.txt', stream: { by: 16, delay: 0 } } }, { 'big.txt': big })
+    const server = await startMockServer({ routes: mocks.routes })
+    try {
+      const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => httpGet(`${server.url}/v1/big`, resolve).on('error', reject))
+      res.pause()
+      await new Promise((resolve) => setTimeout(resolve, 400))
+      // Still being sent: the producer waits for the reader (it used to queue the whole body and
+      // call the stream ended before the client read a byte).
+      expect(server.requests({ path: '/v1/big' })[0]!.stream).toBe('open')
+      let length = 0
+      res.on('data', (chunk: Buffer) => (length += chunk.length)).resume()
+      await new Promise((resolve) => res.on('end', resolve))
+      expect(length).toBe(big.length)
+      await until(() => server.requests({ path: '/v1/big' })[0]!.stream === 'ended')
+    } finally {
+      await server.stop()
+    }
+  })
+
   it('sends the headers after the latency, then the first piece at once', () =>
     withServer(async (server) => {
       const started = performance.now()
@@ -222,6 +244,19 @@ describe('what is open ends, and leaves nothing behind', () => {
     expect(performance.now() - started).toBeLessThan(5000)
     // The latency was work in flight: the answer came, and its stream ended at once.
     expect(await pending).toBe('')
+  })
+
+  it('stop() does not wait for a stream whose client stopped reading', async () => {
+    const mocks = writeMocks({ 'v1/big': { file: 'big.txt', stream: { by: 65536, delay: 1 } } }, { 'big.txt': 'x'.repeat(8 * 1024 * 1024) })
+    const server = await startMockServer({ routes: mocks.routes })
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => httpGet(`${server.url}/v1/big`, resolve).on('error', reject))
+    res.pause()
+    res.on('error', () => undefined)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const started = performance.now()
+    await server.stop({ graceMs: 10_000 })
+    expect(performance.now() - started).toBeLessThan(5000)
+    res.destroy()
   })
 
   it('stop() ends open streams at once (they are not work in flight), and leaves no handle', async () => {
