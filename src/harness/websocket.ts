@@ -242,6 +242,16 @@ export interface SocketOpening {
 }
 
 /**
+ * The engine's explanation of a GET on the path, said of the WebSocket that was opened there,
+ * with a route to add that opens one (not a data file to answer a GET with).
+ */
+function asSocketExplanation(text: string): string {
+  return text
+    .replace(/no route answers GET (\S+?):/, 'no route answers the WebSocket opened on $1:')
+    .replace(/for example ("[^"]*"): \{ "file": "[^"]*" \}/, 'for example $1: { "websocket": [ { "send": "hello" } ] }')
+}
+
+/**
  * The script for a WebSocket opened on `url`, or why none (no route there, or a route without
  * `websocket` steps). Every record is a `kind: 'websocket'` one, status 101 (the connection and
  * its messages) or the status the surface answered a refused upgrade with.
@@ -256,7 +266,7 @@ export function openSocket(opening: SocketOpening): SocketScript | UnmatchedSock
     const explanation = () =>
       found
         ? formatMessage(`a WebSocket opened on ${new URL(url).pathname}, but route ${found.route.key} has no "websocket" steps. Add "websocket": [ { "send": ... } ] to the route.`)
-        : opening.explainPath()
+        : asSocketExplanation(opening.explainPath())
     return {
       kind: 'unmatched',
       explanation,

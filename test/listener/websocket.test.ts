@@ -162,6 +162,9 @@ describe('WebSocket over the listener', () => {
       ['/v1/nothing', 404, false],
     ])
     expect(records[0]!.explanation).toContain('has no "websocket" steps')
+    // A path no route has: said of the socket, with a route that opens one to add.
+    expect(records[1]!.explanation).toContain('no route answers the WebSocket opened on /v1/nothing:')
+    expect(records[1]!.explanation).toContain('for example "v1/nothing": { "websocket": [ { "send": "hello" } ] }')
   })
 
   it('accepts the first subprotocol the client asks for (graphql-ws, a chat protocol)', async () => {
