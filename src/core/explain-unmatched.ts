@@ -147,6 +147,16 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     )
     return lines.join('\n')
   }
+  const type = (request.values.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+  if (compiled.graphql && (type === 'multipart/form-data' || type === 'application/graphql')) {
+    // Bodies mockyard does not read for an operation: said, rather than "no operation name".
+    const what = type === 'multipart/form-data' ? 'a multipart form (a GraphQL file upload)' : 'application/graphql (a bare document)'
+    lines.push(
+      `The body is ${what}: mockyard reads the operation of a GraphQL request from a JSON body ({ "query", "operationName", "variables" }) or a GET's query string, so this request fits no "operation" entry.`,
+      `Send it as JSON, or add an entry without params to "${route.key}" to answer it with a file of its own.`,
+    )
+    return lines.join('\n')
+  }
   lines.push(`Add an entry without params to "${route.key}" as the default, or send a request that fits one of the entries.`)
   return lines.join('\n')
 }

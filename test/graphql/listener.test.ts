@@ -57,6 +57,21 @@ describe('GraphQL over the listener (startMockServer)', () => {
     ])
   })
 
+  it('explains a file upload (multipart) and an application/graphql body: not read for an operation, and how to send them', async () => {
+    const form = new FormData()
+    form.set('operations', JSON.stringify({ query: 'query GetUser { user { id } }', operationName: 'GetUser' }))
+    form.set('map', '{}')
+    const upload = await fetch(`${server.url}/graphql`, { method: 'POST', body: form })
+    expect(upload.status).toBe(404)
+    expect(((await upload.json()) as { message: string }).message.split('\n').slice(-2)).toEqual([
+      'The body is a multipart form (a GraphQL file upload): mockyard reads the operation of a GraphQL request from a JSON body ({ "query", "operationName", "variables" }) or a GET\'s query string, so this request fits no "operation" entry.',
+      'Send it as JSON, or add an entry without params to "graphql" to answer it with a file of its own.',
+    ])
+    const bare = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/graphql' }, body: 'query GetUser { user { id } }' })
+    expect(bare.status).toBe(404)
+    expect(((await bare.json()) as { message: string }).message).toContain('The body is application/graphql (a bare document): mockyard reads the operation')
+  })
+
   it('reads a REST route with {"query":"shoes"} as always', async () => {
     const res = await graphqlPost(server.url, { query: 'shoes' }, '/search')
     expect(await res.json()).toEqual(['shoes'])
