@@ -919,15 +919,11 @@ export function requiredOnlyTheOtherWay(api: OpenApiDocument, error: ErrorObject
   }
   if (declares(top, 0)) return true
   if (root === undefined) return false
-  const declaring = (schema: Json) => {
-    const properties = deref(doc, schema.properties)
-    return isObject(properties) && has(properties, name) && flagged(properties[name], 0)
-  }
-  return schemasAt(doc, valueAt(doc, root), error.instancePath).some(declaring)
+  return schemasAt(doc, valueAt(doc, root), error.instancePath).some((schema) => declares(schema, 0))
 }
 
-/** Schemas that apply together (a schema and its `allOf`/`anyOf`/`oneOf` parts, `$ref`s followed). */
-function applying(doc: Json, schemas: unknown[]): Json[] {
+/** Schemas that apply together (a schema and its `allOf`/`anyOf`/`oneOf` parts, `$ref`s followed), each once. */
+export function applying(doc: Json, schemas: unknown[]): Json[] {
   const out: Json[] = []
   const seen = new Set<unknown>()
   const add = (schema: unknown) => {

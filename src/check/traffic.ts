@@ -11,7 +11,7 @@ import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import { normalizePath } from '../core/compile-routes.js'
 import type { MockResponse } from '../core/build-response.js'
 import type { Coverage, Exchange, TrafficCheck, Violation } from '../harness/traffic-check.js'
-import { basePathsOf, deref, patternIndex, describeError, fit, isJsonType, loadOpenApi, mediaMatches, operationsOf, reportedErrors, responseFor, type OpenApiDocument, type Operation } from './check-openapi.js'
+import { applying, basePathsOf, deref, patternIndex, describeError, fit, isJsonType, loadOpenApi, mediaMatches, operationsOf, reportedErrors, responseFor, type OpenApiDocument, type Operation } from './check-openapi.js'
 
 type Json = Record<string, unknown>
 
@@ -372,11 +372,7 @@ function separatorOf(style: string, explode: boolean): string | undefined {
 function shapeOf(doc: Json, schema: Json): { types: Set<string>; properties: string[] } {
   const types = new Set<string>()
   const properties = new Set<string>()
-  const seen = new Set<unknown>()
-  const visit = (value: unknown, depth: number) => {
-    value = deref(doc, value)
-    if (!isObject(value) || seen.has(value) || depth > 20) return
-    seen.add(value)
+  for (const value of applying(doc, [schema])) {
     if (typeof value.type === 'string') types.add(value.type)
     else if (Array.isArray(value.type)) {
       for (const type of value.type) if (typeof type === 'string') types.add(type)
@@ -388,9 +384,7 @@ function shapeOf(doc: Json, schema: Json): { types: Set<string>; properties: str
       }
     }
     if (isObject(value.properties)) for (const name of Object.keys(value.properties)) properties.add(name)
-    for (const key of ['allOf', 'anyOf', 'oneOf']) if (Array.isArray(value[key])) for (const branch of value[key] as unknown[]) visit(branch, depth + 1)
   }
-  visit(schema, 0)
   // An integer is read from its text as a number is.
   if (types.has('integer')) types.add('number')
   return { types, properties: [...properties] }

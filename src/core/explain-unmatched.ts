@@ -22,6 +22,8 @@ export interface UnmatchedRequest {
    * session when the request came (`route METHOD label` -> count; absent: none yet).
    */
   seen?: ReadonlyMap<string, number>
+  /** A WebSocket opened on the path (a GET upgrade): said of the socket, with a `websocket` route to add. */
+  websocket?: boolean
 }
 
 /**
@@ -85,7 +87,7 @@ function answersNoMethod(head: string, route: CompiledRoute): string {
  */
 export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): string {
   const { method, url } = request
-  const head = `no route answers ${method} ${url.pathname}${url.search}`
+  const head = request.websocket ? `no route answers the WebSocket opened on ${url.pathname}${url.search}` : `no route answers ${method} ${url.pathname}${url.search}`
   const found = table.lookup(url.pathname)
   if (!found) {
     const path = url.pathname.replace(/^\/+|\/+$/g, '').toLowerCase()
@@ -111,7 +113,8 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     } else {
       lines.push('No routes are configured.')
     }
-    lines.push(`Add a route to your routes file, for example "${path || 'v1/example'}": { "file": "${path.split('/').pop() || 'example'}.json" }.`)
+    const example = request.websocket ? '{ "websocket": [ { "send": "hello" } ] }' : `{ "file": "${path.split('/').pop() || 'example'}.json" }`
+    lines.push(`Add a route to your routes file, for example "${path || 'v1/example'}": ${example}.`)
     return lines.join('\n')
   }
   const route = found.route

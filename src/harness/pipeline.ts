@@ -476,7 +476,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
         headers: request.logHeaders,
         add: (input) => log.add(input),
         lifetime: lifetime(session),
-        explainPath: () => formatMessage(explainUnmatched(table, { method: 'GET', url: new URL(request.url) })),
+        explainPath: () => formatMessage(explainUnmatched(table, { method: 'GET', url: new URL(request.url), websocket: true })),
         logError: engineOptions.logger ? (message) => engineOptions.logger!.error(message) : undefined,
       })
     },

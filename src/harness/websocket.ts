@@ -236,19 +236,9 @@ export interface SocketOpening {
   readonly headers: RequestInput['headers']
   add(input: RequestInput): LogEntry
   readonly lifetime: AbortSignal
-  /** Why no route answers the path (the engine's explanation of a GET there). */
+  /** Why no route answers the path (the engine's explanation of a WebSocket's GET there). */
   explainPath(): string
   readonly logError?: (message: string) => void
-}
-
-/**
- * The engine's explanation of a GET on the path, said of the WebSocket that was opened there,
- * with a route to add that opens one (not a data file to answer a GET with).
- */
-function asSocketExplanation(text: string): string {
-  return text
-    .replace(/no route answers GET (\S+?):/, 'no route answers the WebSocket opened on $1:')
-    .replace(/for example ("[^"]*"): \{ "file": "[^"]*" \}/, 'for example $1: { "websocket": [ { "send": "hello" } ] }')
 }
 
 /**
@@ -266,7 +256,7 @@ export function openSocket(opening: SocketOpening): SocketScript | UnmatchedSock
     const explanation = () =>
       found
         ? formatMessage(`a WebSocket opened on ${new URL(url).pathname}, but route ${found.route.key} has no "websocket" steps. Add "websocket": [ { "send": ... } ] to the route.`)
-        : asSocketExplanation(opening.explainPath())
+        : opening.explainPath()
     return {
       kind: 'unmatched',
       explanation,

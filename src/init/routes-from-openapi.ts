@@ -10,6 +10,7 @@ import { sampleSchema, type SampleContext } from './sample-schema.js'
 import { basePathOf as serverBasePath, deref, serversOf } from '../check/check-openapi.js'
 import { encodePathText } from '../core/compile-routes.js'
 import { isRoutePath } from '../core/routes-model.js'
+import { isTextType } from '../core/build-response.js'
 
 type Json = Record<string, unknown>
 
@@ -133,15 +134,13 @@ const EXTENSIONS: Array<[RegExp, string, string]> = [
 
 const isJsonType = (type: string) => /^application\/([^;]*\+)?json$/i.test(type) || type === '*/*' || type === 'application/*'
 
-/** Whether a body of the media type is text a schema can describe: text, JSON, XML, YAML, forms, scripts. */
-function isTextType(mediaType: string): boolean {
+/**
+ * Whether a body of the media type is text a schema can describe: what the engine serves as text
+ * (`isTextType`: text, JSON, XML, scripts) and YAML; anything else is bytes.
+ */
+function describesText(mediaType: string): boolean {
   const type = mediaType.split(';')[0]!.trim().toLowerCase()
-  return (
-    isJsonType(type) ||
-    type.startsWith('text/') ||
-    /[/+](xml|json|yaml|x-yaml)$/.test(type) ||
-    /^application\/(x-www-form-urlencoded|javascript|ecmascript|graphql|sql)$/.test(type)
-  )
+  return isJsonType(type) || isTextType(type) || /[/+](x-)?yaml$/.test(type)
 }
 
 /** The media type a response is mocked in: JSON first (`application/json`, then `+json`), then text, then the first. */
@@ -239,7 +238,7 @@ function answerOf(doc: Json, response: Json, status: number, method: Method, ctx
   // A list of examples is not what OpenAPI defines, but documents have them: the first one.
   else if (Array.isArray(media.examples) && media.examples.length > 0) value = media.examples[0]
   // A schema's sample of bytes (`format: binary`, an image, a PDF) would be its placeholder text: no body.
-  else if (media.schema !== undefined && isTextType(mediaType)) {
+  else if (media.schema !== undefined && describesText(mediaType)) {
     value = sampleSchema(media.schema, ctx)
     fromSchema = true
   }
