@@ -24,16 +24,40 @@ function jestHook(name: 'beforeAll' | 'beforeEach' | 'afterEach' | 'afterAll'): 
   return hook as Hook
 }
 
+/** A test or a describe block in jest-circus's state (the fields read here, in Jest 29 and 30 alike). */
+interface CircusNode {
+  type?: 'test' | 'describeBlock'
+  concurrent?: boolean
+  mode?: string
+  status?: string | null
+  errors?: unknown[]
+  children?: CircusNode[]
+}
+
+/** jest-circus's state, which Jest 29 and 30 keep on the global object under a symbol; undefined when not found. */
+function circusState(): { currentlyRunningTest?: CircusNode | null; currentDescribeBlock?: CircusNode } | undefined {
+  const symbol = Object.getOwnPropertySymbols(globalThis).find((s) => s.description === 'JEST_STATE_SYMBOL')
+  return symbol ? (globalThis as Record<symbol, ReturnType<typeof circusState>>)[symbol] : undefined
+}
+
 /**
- * The errors of the test that just ran, from jest-circus's state (Jest 29 and 30 keep it on the
- * global object under a symbol): read so an explanation the test already failed with is not
- * repeated. Nothing when the state is not found: the explanation may then show twice, never not.
+ * The errors of the test that just ran, read so an explanation the test already failed with is
+ * not repeated. Nothing when the state is not found: the explanation may then show twice, never not.
  */
 function currentTestErrors(): unknown[] | undefined {
-  const symbol = Object.getOwnPropertySymbols(globalThis).find((s) => s.description === 'JEST_STATE_SYMBOL')
-  if (!symbol) return undefined
-  const state = (globalThis as Record<symbol, { currentlyRunningTest?: { errors?: unknown[] } } | undefined>)[symbol]
-  return state?.currentlyRunningTest?.errors
+  return circusState()?.currentlyRunningTest?.errors
+}
+
+/** The `test.concurrent` tests of a describe block and the blocks in it (skipped and todo ones aside). */
+function concurrentTests(block: CircusNode | undefined): CircusNode[] {
+  const found: CircusNode[] = []
+  const walk = (node: CircusNode): void => {
+    if (node.type === 'test') {
+      if (node.concurrent === true && node.mode !== 'skip' && node.mode !== 'todo') found.push(node)
+    } else if (node.mode !== 'skip') for (const child of node.children ?? []) walk(child)
+  }
+  if (block) walk(block)
+  return found
 }
 
 /**
@@ -54,6 +78,8 @@ function currentTestErrors(): unknown[] | undefined {
  */
 export function setupMockServer(options: SetupOptions | string = {}): MockServerHandle {
   const [beforeAll, beforeEach, afterEach, afterAll] = [jestHook('beforeAll'), jestHook('beforeEach'), jestHook('afterEach'), jestHook('afterAll')]
+  // The block setupMockServer() is called in: its test.concurrent tests get none of its hooks.
+  const block = circusState()?.currentDescribeBlock
   return setupWithRunner<undefined>(options, {
     name: 'Jest',
     beforeAll: (fn) => beforeAll(fn),
@@ -63,5 +89,9 @@ export function setupMockServer(options: SetupOptions | string = {}): MockServer
     afterEach: (fn) => afterEach(() => fn(undefined)),
     afterAll: (fn) => afterAll(fn),
     testErrors: currentTestErrors,
+    hookless: () => {
+      const tests = concurrentTests(block)
+      return { total: tests.length, ended: tests.filter((test) => test.status === 'done').length }
+    },
   })
 }

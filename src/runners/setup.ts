@@ -55,6 +55,12 @@ export interface RunnerHooks<Context> {
    * the test's log and overrides, and its requests do not count in the next test.
    */
   beforeEach?(fn: () => void): void
+  /**
+   * Tests the runner gives no `beforeEach`/`afterEach` hooks (Jest's `test.concurrent`): how many
+   * the setup's block has, and how many of them have ended so far. Their state is reset, and what
+   * they sent with no mock reported, when the next test starts or the file ends.
+   */
+  hookless?(): { total: number; ended: number }
 }
 
 /**
@@ -96,6 +102,14 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
         ),
       )
     }
+    const hookless = runner.hookless?.().total ?? 0
+    if (hookless > 0) {
+      instance.logger.warn(
+        formatMessage(
+          `${hookless === 1 ? 'a test of this file is' : `${hookless} tests of this file are`} test.concurrent, and Jest runs no beforeEach or afterEach hooks for those: setupMockServer() cannot reset between them (they share overrides, use() handlers, sequences and the request log with the tests running beside them), and a request nothing answers there fails no test of its own (it is reported as a warning once they end). Use test() for the tests that use the mocks, or give them a file of their own.`,
+        ),
+      )
+    }
   })
 
   let warnedConcurrent = false
@@ -130,6 +144,10 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
    * against the validate document) fails no test (the test is over): it is a warning.
    */
   const resetAfterHooks = () => {
+    if (resetAfterHookless()) {
+      ended = false
+      return
+    }
     if (!ended) return
     ended = false
     reset()
@@ -139,6 +157,23 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     if (failure) instance?.logger.warn(failure.message.replaceAll(' in this test:', ' after a test ended (in an afterEach hook):'))
   }
   runner.beforeEach?.(resetAfterHooks)
+
+  // How many of the tests that get no hooks had ended at the last reset.
+  let hooklessEnded = 0
+  /**
+   * The reset owed to tests that got no hooks (Jest's `test.concurrent`) once some of them have
+   * ended: their state goes, and what they sent with no mock is a warning (no test of theirs is
+   * left to fail). True when it reset.
+   */
+  const resetAfterHookless = (): boolean => {
+    const ended = runner.hookless?.().ended ?? 0
+    if (ended <= hooklessEnded) return false
+    hooklessEnded = ended
+    reset()
+    const failure = unmatchedFailure(interception?.takeUnmatched() ?? [], undefined, { document: instance?.trafficCheck?.document ?? 'the validate document', messages: interception?.takeViolations() ?? [] })
+    if (failure) instance?.logger.warn(failure.message.replaceAll(' in this test:', ' in a test.concurrent test (Jest runs no afterEach hook for those, so it fails no test):'))
+    return true
+  }
 
   runner.afterAll(async () => {
     resetAfterHooks()

@@ -159,6 +159,13 @@ describe.each(['30', '29'])('a fresh CommonJS Jest %s project', (major) => {
     expect(message).not.toContain('index.cjs')
   })
 
+  it('Jest runs no hooks for test.concurrent tests: one warning says so, the next test starts afresh, and what they sent with no mock is a warning, not a failure of the next test', () => {
+    expect(status('concurrent: the next test starts afresh, and is not failed for the request nothing answered')).toEqual(['passed', ''])
+    expect(occurrences(stderr, "[mockyard] 2 tests of this file are test.concurrent, and Jest runs no beforeEach or afterEach hooks for those: setupMockServer() cannot reset between them")).toBe(1)
+    expect(stderr).toContain(`[mockyard] a request had no mock in a test.concurrent test (Jest runs no afterEach hook for those, so it fails no test):\n${noRoute('/v1/concurrent-nothing')}`)
+    expect(occurrences(stderr, 'test.concurrent')).toBe(2)
+  })
+
   it('the Jest blocks of docs/jest.md pass', () => {
     const docs = [...results.values()].filter((result) => ['lists users', 'can override a route for one test', 'XMLHttpRequest in jsdom'].includes(result.title))
     expect(docs.map((result) => [result.title, result.status, result.failureMessages.join('\n')])).toEqual([
