@@ -17,14 +17,16 @@ const NO_BODY = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE'])
 /**
  * Reads a request body into memory, refusing it past `limit` bytes, and calls `done` once
  * (a callback, not a promise: the listener's hot path answers without a microtask turn).
+ * With `keep`, the bytes read are put back on the stream (`keptBody`).
  */
-export function readBody(req: IncomingMessage & { body?: unknown }, limit: number, done: (error: Error | null, body: Uint8Array | null) => void): void {
+export function readBody(req: IncomingMessage & { body?: unknown }, limit: number, done: (error: Error | null, body: Uint8Array | null) => void, keep = false): void {
   const length = req.headers['content-length']
   const declared = Number(length ?? NaN)
   if (declared > limit) return done(new PayloadTooLargeError(`the body of ${countOf(declared, 'byte')} is over the limit of ${countOf(limit, 'byte')}`), null)
   if (length === undefined && req.headers['transfer-encoding'] === undefined && NO_BODY.has(req.method ?? 'GET')) return done(null, alreadyParsed(req))
   // Behind express.json() and friends the stream is already consumed: use what they parsed.
   if (req.readableEnded || (req as { _body?: boolean })._body) return done(null, alreadyParsed(req))
+  if (keep) return keptBody(req, limit, done)
   const chunks: Buffer[] = []
   let size = 0
   let finished = false
@@ -40,13 +42,68 @@ export function readBody(req: IncomingMessage & { body?: unknown }, limit: numbe
       req.removeAllListeners('data')
       req.pause()
       chunks.length = 0
-      return finish(new PayloadTooLargeError(`the body is over the limit of ${countOf(limit, 'byte')}`), null)
+      return finish(overLimit(limit), null)
     }
     chunks.push(chunk)
   })
   // A lone chunk is used as it is (the request log copies what it keeps).
   req.on('end', () => finish(null, size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)))
   req.on('error', (error) => finish(error, null))
+}
+
+function overLimit(limit: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`the body is over the limit of ${countOf(limit, 'byte')}`)
+}
+
+/**
+ * Reads the body, then puts it back on the stream, unread as far as anyone after can tell: the
+ * middleware scores a body and may still hand the request on (`next()`), and the body parser or
+ * dev-server proxy after it must read the same bytes (docs/behaviour.md, "Requests on the wire").
+ * The stream is read in paused mode (`read()`), so its `end` has not been emitted when the last
+ * bytes are in (`atEnd`): they are `unshift`ed back, and `done` runs a tick later, once the
+ * stream no longer listens for `readable` and a `data` listener starts it flowing again.
+ */
+function keptBody(req: IncomingMessage, limit: number, done: (error: Error | null, body: Uint8Array | null) => void): void {
+  const chunks: Buffer[] = []
+  let size = 0
+  const stop = () => {
+    req.off('readable', onReadable)
+    req.off('error', onError)
+  }
+  const onError = (error: Error) => {
+    stop()
+    done(error, null)
+  }
+  const onReadable = () => {
+    let chunk: Buffer | null
+    while ((chunk = req.read() as Buffer | null) !== null) {
+      size += chunk.length
+      if (size > limit) {
+        // What the client still sends is drained by the 413's writer (answerThenDrain).
+        stop()
+        chunks.length = 0
+        return done(overLimit(limit), null)
+      }
+      chunks.push(chunk)
+    }
+    if (!atEnd(req)) return
+    stop()
+    const body = size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
+    if (body !== null) req.unshift(body)
+    process.nextTick(done, null, body)
+  }
+  req.on('readable', onReadable)
+  req.on('error', onError)
+}
+
+/**
+ * Whether a stream read in paused mode has all its bytes (the end of the body has arrived) while
+ * its `end` is still to come: the stream's own flag, which node's HTTP/1 and HTTP/2 requests
+ * both set; a request without it (another Readable) by `complete`.
+ */
+function atEnd(req: IncomingMessage): boolean {
+  const state = (req as { _readableState?: { ended?: boolean } })._readableState
+  return state?.ended ?? req.complete
 }
 
 function alreadyParsed(req: IncomingMessage & { body?: unknown }): Uint8Array | null {

@@ -90,6 +90,8 @@ export function middlewareHandler(instance: Instance, options: { limit: number }
     // A request nothing here could answer keeps its body for the handlers after the middleware
     // (a body parser, a dev server's proxy): it is handed on unread, and recorded without a body.
     readsBody: (req, path) => readsBody(instance, req, path),
+    // One it reads and then hands on gets its body back, as though unread.
+    keepsBody: true,
     unmatched: [proxy(instance), fallThrough, notFound(instance)],
   })
 }

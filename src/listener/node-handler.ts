@@ -187,6 +187,11 @@ export interface NodeHandlerOptions {
    * only when something could answer with it, so a request it hands on keeps its body.
    */
   readsBody?: (req: IncomingMessage, path: string) => boolean
+  /**
+   * Put the body back on the stream once read (the middleware): a request no route answers goes
+   * to `next()` with its body still readable by the handlers after it.
+   */
+  keepsBody?: boolean
 }
 
 /**
@@ -268,7 +273,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
     }
     const proceed = (): void => {
       try {
-        if (options.readsBody === undefined || options.readsBody(req, path)) readBody(req, options.limit, answer)
+        if (options.readsBody === undefined || options.readsBody(req, path)) readBody(req, options.limit, answer, options.keepsBody)
         else answer(null, null)
       } catch (error) {
         fail(error)

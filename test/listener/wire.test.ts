@@ -5,6 +5,8 @@ import { networkInterfaces } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
+import connectApp from 'connect'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createMiddleware, startMockServer, type RunningServer } from 'mockyard/node'
 import { captureLogs, named, rawRequest, removeTempDirs, writeMocks } from '../support/routes.js'
 
@@ -315,6 +317,80 @@ describe('the middleware follows the same rules', () => {
     } finally {
       listener.closeAllConnections()
       await new Promise((resolve) => listener.close(resolve))
+      await middleware.close()
+    }
+  })
+
+  it('a request the routes read and do not answer goes on with its body put back: whatever reads it after the middleware gets every byte', async () => {
+    const middleware = await createMiddleware({
+      routes: writeMocks({ 'v1/search': { post: [{ params: { q: 'mocked' }, file: 'simple.json' }] }, 'v1/only-get': { get: 'simple.json' } }, named('simple.json')).routes,
+      latency: 0,
+      watch: false,
+      logProvider: captureLogs().logProvider,
+    })
+    // A handler after the middleware that reads the stream itself (a dev server's proxy, a bare app).
+    const echo = (req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = []
+      req.on('data', (chunk: Buffer) => chunks.push(chunk))
+      req.on('end', () => res.end(`app got ${Buffer.concat(chunks).length} bytes: ${Buffer.concat(chunks).subarray(0, 20).toString()}`))
+    }
+    const app = express()
+    app.use(middleware)
+    app.use(express.json({ limit: '5mb' }))
+    app.post('/v1/search', (req, res) => void res.json({ app: req.body as unknown }))
+    app.put('/v1/only-get', (req, res) => void res.json({ app: req.body as unknown }))
+    const hosts = {
+      express: createServer(app),
+      connect: createServer(connectApp().use(middleware).use(echo)),
+      'node:http': createServer((req, res) => middleware(req, res, () => echo(req, res))),
+    }
+    const big = JSON.stringify({ q: 'real', pad: 'x'.repeat(1024 * 1024) })
+    try {
+      for (const [name, host] of Object.entries(hosts)) {
+        await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
+        const base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`
+        const post = (path: string, body: string, method = 'POST') => fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(5000) }).then(async (res) => `${res.status} ${await res.text()}`)
+        const answers = [await post('/v1/search', '{"q":"mocked"}'), await post('/v1/search', '{"q":"real"}'), await post('/v1/only-get', '{"q":"put"}', 'PUT'), await post('/v1/search', big)]
+        if (name === 'express') {
+          expect(answers).toEqual(['200 {"file":"simple.json"}', '200 {"app":{"q":"real"}}', '200 {"app":{"q":"put"}}', `200 ${JSON.stringify({ app: JSON.parse(big) })}`])
+        } else {
+          expect([name, ...answers]).toEqual([name, '200 {"file":"simple.json"}', '200 app got 12 bytes: {"q":"real"}', '200 app got 11 bytes: {"q":"put"}', `200 app got ${big.length} bytes: {"q":"real","pad":"x`])
+        }
+        host.closeAllConnections()
+        await new Promise((resolve) => host.close(resolve))
+      }
+      // Recorded with the body the routes read, as answered by no one.
+      expect(middleware.requests({ path: '/v1/search' }).filter((request) => request.status === 0).map((request) => request.body)[0]).toBe('{"q":"real"}')
+    } finally {
+      await middleware.close()
+    }
+  })
+
+  it('on HTTP/2 too, a body the routes read and do not answer is put back for the handler after the middleware', async () => {
+    const middleware = await createMiddleware({ routes: writeMocks({ 'v1/search': { post: [{ params: { q: 'mocked' }, file: 'simple.json' }] } }, named('simple.json')).routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
+    const h2 = createHttp2Server((req, res) =>
+      middleware(req as never, res as never, () => {
+        let text = ''
+        req.on('data', (chunk: Buffer) => (text += chunk.toString()))
+        req.on('end', () => res.writeHead(200).end(`app got ${text}`))
+      }),
+    )
+    await new Promise<void>((resolve) => h2.listen(0, '127.0.0.1', resolve))
+    const client = http2Connect(`http://127.0.0.1:${(h2.address() as AddressInfo).port}`)
+    const post = (body: string) =>
+      new Promise<string>((resolve, reject) => {
+        const stream = client.request({ ':path': '/v1/search', ':method': 'POST', 'content-type': 'application/json' })
+        let text = ''
+        stream.on('data', (chunk: Buffer) => (text += chunk.toString()))
+        stream.on('end', () => resolve(text))
+        stream.on('error', reject)
+        stream.end(body)
+      })
+    try {
+      expect([await post('{"q":"mocked"}'), await post('{"q":"real"}')]).toEqual(['{"file":"simple.json"}', 'app got {"q":"real"}'])
+    } finally {
+      client.close()
+      await new Promise((resolve) => h2.close(resolve))
       await middleware.close()
     }
   })
