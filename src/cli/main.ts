@@ -210,7 +210,7 @@ async function main(argv: string[]): Promise<void> {
     }
     stopping = true
     logger.info(formatMessage(`${signal}: stopping (requests in flight finish first; ${signal} again exits at once).`))
-    running.stop({ graceMs: SHUTDOWN_GRACE_MS }).then(
+    running.stop().then(
       () => process.exit(0),
       () => process.exit(1),
     )
@@ -230,9 +230,6 @@ const FLAG_EXAMPLES: Record<string, string> = {
   proxy: '--proxy http://localhost:8080',
   pluginContext: '--context http://localhost:3000',
 }
-
-/** How long requests in flight may take to finish after SIGINT or SIGTERM. */
-const SHUTDOWN_GRACE_MS = 10_000
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   fail(formatMessage(`the command failed: ${(error as Error)?.stack ?? String(error)}`), 1)

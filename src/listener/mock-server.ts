@@ -56,7 +56,11 @@ export class MockServer {
     return middlewareOf(await this.#load(options))
   }
 
-  /** Stops listening and closes every open connection. Resolves `true`, as the old server's did (also when it never started). */
+  /**
+   * Stops listening, lets requests in flight finish (their latency included, up to 10 s, as the
+   * old server's `close()` waited for them), then closes every connection left. Resolves `true`,
+   * as the old server's did (also when it never started).
+   */
   async stop(): Promise<true> {
     const running = this.#running
     this.#running = undefined

@@ -37,10 +37,15 @@ export interface RunningServer extends HarnessApi {
   readonly server: Server
   /**
    * Stops accepting connections, closes idle keep-alive connections, lets responses in flight
-   * finish for up to `graceMs` (default 100 ms), then closes every connection left.
+   * finish (their latency included) for up to `graceMs` (default 10 s, as the CLI on Ctrl-C),
+   * then closes every connection left. Open streams and hung requests are not in flight: they end
+   * at once.
    */
   stop(options?: { graceMs?: number }): Promise<void>
 }
+
+/** How long requests in flight may take to finish when a listener stops (`stop()`, the CLI's SIGINT and SIGTERM). */
+export const STOP_GRACE_MS = 10_000
 
 /** Starts a `node:http` listener over an instance. */
 export async function listen(instance: Instance, host: string, port: number): Promise<RunningServer> {
@@ -102,7 +107,7 @@ export async function listen(instance: Instance, host: string, port: number): Pr
     port: address.port,
     host,
     server,
-    stop({ graceMs = 100 } = {}) {
+    stop({ graceMs = STOP_GRACE_MS } = {}) {
       stopping ??= new Promise<void>((resolve) => {
         // docs/behaviour.md, "The dashboard": its event streams are not requests to wait for.
         closeEventStreams(instance)

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net'
 import express from 'express'
 import connectApp from 'connect'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { createMiddleware, startMockServer, type RunningServer } from 'mockyard/node'
+import { createMiddleware, MockServer, startMockServer, type RunningServer } from 'mockyard/node'
 import { captureLogs, named, rawRequest, removeTempDirs, writeMocks } from '../support/routes.js'
 
 afterAll(removeTempDirs)
@@ -472,6 +472,26 @@ describe('stop() waits for responses in flight only', () => {
     expect(JSON.parse(answer.body)).toEqual({ file: 'simple.json' })
     expect(order.indexOf('half')).toBeLessThan(order.indexOf('slow'))
     expect(order.indexOf('bare')).toBeLessThan(order.indexOf('slow'))
+  })
+})
+
+describe('stop() with no grace given waits for requests in flight, as the CLI on Ctrl-C', () => {
+  it('startMockServer().stop() and MockServer.stop() (its default latency of 250 ms) answer the request in flight', async () => {
+    const mocks = writeMocks({ 'v1/slow': { file: 'simple.json', latency: 500 } }, named('simple.json'))
+    const own = await startMockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider })
+    const first = fetch(`${own.url}/v1/slow`).then(async (res) => `${res.status} ${await res.text()}`, (error: Error) => `failed: ${error.message}`)
+    // In flight: the request is read, its latency running.
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await own.stop()
+    expect(await first).toBe('200 {"file":"simple.json"}')
+
+    // MockServer's own latency (250 ms) where the route sets none.
+    const old = new MockServer({ routes: writeMocks({ 'v1/slow': { file: 'simple.json' } }, named('simple.json')).routes, logProvider: captureLogs().logProvider })
+    const { url } = await old.start({ port: 0 })
+    const second = fetch(`${url}/v1/slow`).then(async (res) => `${res.status} ${await res.text()}`, (error: Error) => `failed: ${error.message}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(await old.stop()).toBe(true)
+    expect(await second).toBe('200 {"file":"simple.json"}')
   })
 })
 
