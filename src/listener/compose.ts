@@ -9,6 +9,8 @@ import { ADMIN_PREFIX, handleAdmin } from '../admin/admin.js'
 import type { Instance } from '../config/instance.js'
 import { createNodeHandler, logLine, writeMockResponse, type UnmatchedStep } from './node-handler.js'
 import { notFoundResponse } from './not-found.js'
+import { errorResponse } from '../core/build-response.js'
+import { formatMessage } from '../core/errors.js'
 import { proxyUnmatched } from './proxy.js'
 import { requestUrl } from '../core/request-url.js'
 import { sessionOf } from '../harness/session.js'
@@ -25,13 +27,28 @@ const proxy =
     return true
   }
 
-/** The middleware hands the request on; it is recorded as answered by no one (status 0). */
-const fallThrough: UnmatchedStep = ({ outcome, next }) => {
-  if (!next) return false
-  outcome.settle({ status: 0 })
-  next()
-  return true
-}
+/**
+ * The middleware hands the request on; it is recorded as answered by no one (status 0). What the
+ * handler after it throws (a bare `node:http` app calling `next` inline) is that handler's
+ * failure, said so: a 500 naming it, the stack on the log, and the server keeps serving.
+ */
+const fallThrough =
+  (instance: Instance): UnmatchedStep =>
+  ({ res, method, path, outcome, finish, next }) => {
+    if (!next) return false
+    outcome.settle({ status: 0 })
+    try {
+      next()
+    } catch (error) {
+      instance.logger.error(formatMessage(`${method} ${path}: the handler after mockyard's middleware (its next()) threw: ${(error as Error)?.stack ?? String(error)}`))
+      if (res.headersSent) res.destroy()
+      else {
+        const message = String((error as Error)?.message ?? error).replace(/\.$/, '')
+        writeMockResponse(res, finish(errorResponse(500, 'Internal Server Error', `${method} ${path} failed in the handler after mockyard's middleware (its next()), not in mockyard: ${message}. The stack is in the server's log`)), false)
+      }
+    }
+    return true
+  }
 
 /** `GET /` answers the package's name, description and version, logged and recorded like any answer (docs/behaviour.md, "Options"). */
 const packageInfo =
@@ -92,6 +109,6 @@ export function middlewareHandler(instance: Instance, options: { limit: number }
     readsBody: (req, path) => readsBody(instance, req, path),
     // One it reads and then hands on gets its body back, as though unread.
     keepsBody: true,
-    unmatched: [proxy(instance), fallThrough, notFound(instance)],
+    unmatched: [proxy(instance), fallThrough(instance), notFound(instance)],
   })
 }

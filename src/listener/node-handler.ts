@@ -217,6 +217,11 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
         if (!res.headersSent) answerThenDrain(req, res, finish(payloadTooLarge(method, path, error, options.limit)))
         return
       }
+      // A client that leaves while its body is still arriving (or a stop that cuts it off) is not a failure.
+      if (req.destroyed || (error as NodeJS.ErrnoException)?.code === 'ECONNRESET') {
+        if (instance.logsRequests) instance.logger.info(`${method} ${path} client left before its body arrived`)
+        return
+      }
       instance.logger.error(formatMessage(`${method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`))
       if (res.headersSent) {
         res.destroy()

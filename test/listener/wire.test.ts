@@ -366,6 +366,32 @@ describe('the middleware follows the same rules', () => {
     }
   })
 
+  it("what the handler after the middleware throws (a bare node:http app) is a 500 naming that handler, not mockyard, and the server keeps serving", async () => {
+    const logs = captureLogs()
+    const middleware = await createMiddleware({ routes: writeMocks({ 'v1/simple': { file: 'simple.json' } }, named('simple.json')).routes, latency: 0, watch: false, logProvider: logs.logProvider })
+    const host = createServer((req, res) =>
+      middleware(req, res, () => {
+        throw new Error('bug in the app handler')
+      }),
+    )
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
+    const base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`
+    try {
+      const thrown = await fetch(`${base}/checkout`)
+      expect(thrown.status).toBe(500)
+      expect(((await thrown.json()) as { message: string }).message).toBe(
+        "[mockyard] GET /checkout failed in the handler after mockyard's middleware (its next()), not in mockyard: bug in the app handler. The stack is in the server's log",
+      )
+      expect(logs.error).toHaveLength(1)
+      expect(logs.error[0]).toContain("[mockyard] GET /checkout: the handler after mockyard's middleware (its next()) threw: Error: bug in the app handler\n    at ")
+      expect((await fetch(`${base}/v1/simple`)).status).toBe(200)
+    } finally {
+      host.closeAllConnections()
+      await new Promise((resolve) => host.close(resolve))
+      await middleware.close()
+    }
+  })
+
   it('on HTTP/2 too, a body the routes read and do not answer is put back for the handler after the middleware', async () => {
     const middleware = await createMiddleware({ routes: writeMocks({ 'v1/search': { post: [{ params: { q: 'mocked' }, file: 'simple.json' }] } }, named('simple.json')).routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
     const h2 = createHttp2Server((req, res) =>
@@ -472,6 +498,24 @@ describe('stop() waits for responses in flight only', () => {
     expect(JSON.parse(answer.body)).toEqual({ file: 'simple.json' })
     expect(order.indexOf('half')).toBeLessThan(order.indexOf('slow'))
     expect(order.indexOf('bare')).toBeLessThan(order.indexOf('slow'))
+  })
+})
+
+describe('a client that leaves while its body is still arriving', () => {
+  it('is no failure: no error on the log, and the server keeps serving', async () => {
+    const logs = captureLogs()
+    const own = await startMockServer({ routes: writeMocks({ 'v1/upload': { post: { status: 201 } } }, named('simple.json')).routes, latency: 0, logProvider: logs.logProvider })
+    try {
+      const socket = connect(own.port, '127.0.0.1')
+      await new Promise<void>((resolve) => socket.write('POST /v1/upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000\r\n\r\n' + 'a'.repeat(1000), () => resolve()))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      socket.destroy()
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(logs.error).toEqual([])
+      expect((await fetch(`${own.url}/v1/upload`, { method: 'POST', body: 'x' })).status).toBe(201)
+    } finally {
+      await own.stop()
+    }
   })
 })
 
