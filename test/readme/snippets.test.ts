@@ -27,6 +27,7 @@
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import ts from 'typescript'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { codeBlocks, ROOT, shippedDocs, type CodeBlock } from './docs.js'
 
@@ -51,6 +52,23 @@ function markedBlocks(): MarkedBlock[] {
     }
   }
   return blocks
+}
+
+/** Whether `text` holds the block's pieces in order: the lines between its `// …` lines, each verbatim. */
+function holdsInOrder(text: string, code: string): boolean {
+  let from = 0
+  for (const piece of code.split(/^[ \t]*\/\/ …\n/m)) {
+    const at = text.indexOf(piece, from)
+    if (at === -1) return false
+    from = at + piece.length
+  }
+  return true
+}
+
+/** The syntax errors TypeScript finds in a block (none for one that parses as pasted). */
+function syntaxErrors(code: string, fileName: string): string[] {
+  const output = ts.transpileModule(code, { fileName, reportDiagnostics: true, compilerOptions: { jsx: ts.JsxEmit.Preserve } })
+  return (output.diagnostics ?? []).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))
 }
 
 const blocks = markedBlocks()
@@ -108,11 +126,17 @@ describe('the code blocks of the README and the guides', () => {
     expect([...files.keys()].filter((path) => !/^mocks\/[\w-]+\//.test(path)).sort()).toEqual(['mocks/config.js', 'mocks/routes.json'])
   })
 
-  it('the Playwright recipe: its files hold the blocks verbatim', () => {
+  it('the Playwright recipe: its files hold the blocks verbatim (a `// …` line stands for lines left out), and each block parses as pasted', () => {
     const recipes = byKind('recipe')
     expect(recipes.length).toBeGreaterThanOrEqual(4)
-    const missing = recipes.filter((block) => !readFileSync(join(ROOT, block.detail), 'utf8').includes(block.code)).map((block) => `${block.where} -> ${block.detail}`)
+    const missing = recipes.filter((block) => !holdsInOrder(readFileSync(join(ROOT, block.detail), 'utf8'), block.code)).map((block) => `${block.where} -> ${block.detail}`)
     expect(missing).toEqual([])
+    // A block cut short (an object with no closing brace) still matches its file: it must parse too.
+    const broken = recipes
+      .filter((block) => ['js', 'ts', 'tsx', 'jsx'].includes(block.lang))
+      .map((block) => [block.where, syntaxErrors(block.code, `snippet.${block.lang}`)] as const)
+      .filter(([, errors]) => errors.length > 0)
+    expect(broken).toEqual([])
   })
 
   it('the Node blocks run and exit 0', () => {
