@@ -197,7 +197,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
       }
       return true
     default:
-      send(res, 404, { error: 'Not Found', message: formatMessage(`no admin endpoint ${url.pathname}. There are ${ADMIN_PREFIX}reset, ${ADMIN_PREFIX}requests and ${ADMIN_PREFIX}routes.`) })
+      send(res, 404, { error: 'Not Found', message: formatMessage(`no admin endpoint ${url.pathname}. There are ${ADMIN_PREFIX}reset, ${ADMIN_PREFIX}requests, ${ADMIN_PREFIX}routes and ${ADMIN_PREFIX}coverage, and the dashboard at ${ADMIN_PREFIX}.`) })
       return true
   }
 }

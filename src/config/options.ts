@@ -1,13 +1,13 @@
 import type { RequestHandler } from 'msw'
 import { toPointer, type ConfigProblem } from '../core/errors.js'
-import type { Logger, RoutesConfig } from '../core/types.js'
+import type { Logger, RoutesInput } from '../core/types.js'
 import { closestName } from './closest-name.js'
 import { isUnhandledStrategy, type UnhandledRequestStrategy } from '../harness/unhandled.js'
 
 /** A plugin: routes and data (paths resolve from the plugin module's folder) and msw handlers. */
 export interface MockyardPlugin {
   /** A routes file path, several, or routes given inline. */
-  routes?: string | RoutesConfig | Array<string | RoutesConfig>
+  routes?: string | RoutesInput | Array<string | RoutesInput>
   /** The plugin's data folder. */
   data?: string
   /** Extra msw handlers the plugin contributes. */
@@ -32,7 +32,7 @@ export interface MockyardOptions {
   /** Folder holding the data files of the local routes. */
   data?: string
   /** Routes file(s): paths, or routes objects given inline. */
-  routes?: string | RoutesConfig | Array<string | RoutesConfig>
+  routes?: string | RoutesInput | Array<string | RoutesInput>
   /** Plugin module names (resolved from the config file's folder) or plugin objects. */
   plugins?: Array<string | MockyardPlugin>
   /** Returns the logger to use in place of the default one. */
@@ -58,6 +58,15 @@ export interface MockyardOptions {
    * its answer, is checked against it (docs/behaviour.md, "Traffic checked against a contract").
    */
   validate?: string
+  /**
+   * @deprecated Carried by configs of the old Express mock server (`@availity/mock-server`, the
+   * `ekko` block): accepted and ignored, without a warning (docs/migration.md). Remove it.
+   */
+  enabled?: unknown
+  /** @deprecated Carried by configs of the old Express mock server: accepted and ignored, without a warning (docs/migration.md). Remove it. */
+  user?: unknown
+  /** @deprecated Carried by configs of the old Express mock server: accepted and ignored, without a warning (docs/migration.md). Remove it. */
+  cache?: unknown
 }
 
 export const OPTION_NAMES = [

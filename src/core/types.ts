@@ -16,7 +16,22 @@ export type ParamCondition =
   | Array<ScalarCondition>
   | { [key: string]: unknown }
 
-export type HeaderMap = Record<string, string>
+/**
+ * A string-literal field's type: the names listed, for completion, or any other string, which is
+ * what TypeScript infers for the field in a routes file imported as JSON (`"fault": "reset"` reads
+ * as `string`). A name that is none of those listed is refused when the routes load, with the list.
+ */
+export type OneOf<Name extends string> = Name | (string & {})
+
+/**
+ * The maps of a routes file (params, headers, `on`) and the routes file itself. `undefined` is
+ * allowed beside each value because TypeScript types an array of unlike objects read from JSON
+ * with the keys each object lacks as `key?: undefined` (`[{ "status": "open" }, { "year": 2024 }]`
+ * becomes `{ status: string; year?: undefined } | ...`), and those arrays must type-check.
+ */
+export type JsonMap<Value> = Record<string, Value | undefined>
+
+export type HeaderMap = JsonMap<string>
 
 /**
  * A network fault instead of an answer (docs/behaviour.md, "Faults"): `reset` (a TCP reset),
@@ -27,7 +42,7 @@ export type FaultName = 'reset' | 'close' | 'hang' | 'truncate'
 export const FAULT_NAMES: readonly FaultName[] = ['reset', 'close', 'hang', 'truncate']
 /** How a file body is sent in timed pieces: by line (each with its newline) or N bytes at a time, `delay` ms apart. */
 export interface StreamConfig {
-  by: 'line' | number
+  by: OneOf<'line'> | number
   delay?: number
 }
 
@@ -42,7 +57,8 @@ export interface EventConfig {
 
 /** An item of `events` that ends the stream there; `"stop"` also answers a reconnect with `204`. */
 export interface CloseEventConfig {
-  close: true | 'stop'
+  /** `true` (TypeScript reads it from JSON as `boolean`) or `"stop"`. */
+  close: boolean | OneOf<'stop'>
   delay?: number
 }
 
@@ -58,7 +74,7 @@ export interface StreamingFields {
 /** One object of a `response` sequence. */
 export interface SequenceItemConfig extends StreamingFields {
   file?: string
-  fault?: FaultName
+  fault?: OneOf<FaultName>
   url?: string
   status?: number
   latency?: number
@@ -71,14 +87,14 @@ export interface SequenceItemConfig extends StreamingFields {
 /** An entry of a method key: the response and, optionally, the conditions that pick it. */
 export interface RouteEntryConfig extends StreamingFields {
   file?: string
-  fault?: FaultName
+  fault?: OneOf<FaultName>
   url?: string
   status?: number
   latency?: number
   responseHeader?: HeaderMap
   responseHeaders?: HeaderMap
-  params?: Record<string, ParamCondition>
-  headers?: Record<string, string | PatternCondition>
+  params?: JsonMap<ParamCondition>
+  headers?: JsonMap<string | PatternCondition>
   response?: SequenceItemConfig[]
   /** GraphQL: answers only GraphQL requests for this operation (docs/behaviour.md, "GraphQL"). */
   operation?: string
@@ -95,7 +111,7 @@ export type WebSocketData = unknown
 /** One step of a route's `websocket` array (docs/behaviour.md, "WebSocket"). */
 export interface WebSocketStepConfig {
   /** Reply to client messages that match: a text exactly, `{ pattern }`, or JSON paths -> values. Absent: sent on open. */
-  on?: string | PatternCondition | Record<string, ParamCondition>
+  on?: string | PatternCondition | JsonMap<ParamCondition>
   send?: WebSocketData
   /** Milliseconds before sending, counted from the previous send (or the client's message). */
   delay?: number
@@ -107,7 +123,7 @@ export interface WebSocketStepConfig {
 
 export interface RouteConfig extends StreamingFields {
   file?: string
-  fault?: FaultName
+  fault?: OneOf<FaultName>
   url?: string
   status?: number
   latency?: number
@@ -123,8 +139,21 @@ export interface RouteConfig extends StreamingFields {
   websocket?: WebSocketStepConfig[]
 }
 
-/** A whole routes file: route key (`v1/users`) -> route. */
+/** A whole routes file: route key (`v1/users`) -> route. What mockyard writes (`init`, `record`) and reads back. */
 export type RoutesConfig = Record<string, RouteConfig>
+
+/**
+ * Routes as given to mockyard (the `routes` option, `useRoutes`): a routes object written inline,
+ * held in a variable, or a routes file imported as JSON. Unlike `RoutesConfig`, it takes what
+ * TypeScript infers for a JSON file: the `"$schema"` key editors complete the file from (a string;
+ * an index signature cannot leave one key out, so a string passes for any key, and the loader
+ * refuses it anywhere but `"$schema"`) and `undefined` beside each route (see `JsonMap`).
+ */
+export interface RoutesInput {
+  /** The JSON Schema of routes files, for editors (`./node_modules/mockyard/schema/routes.json`); ignored when loading. */
+  $schema?: string
+  [route: string]: RouteConfig | string | undefined
+}
 
 export const METHOD_KEYS = ['get', 'put', 'post', 'delete', 'patch', 'head'] as const
 export type MethodKey = (typeof METHOD_KEYS)[number]

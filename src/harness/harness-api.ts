@@ -6,7 +6,7 @@
  * records derived from `RequestRecord` (`LoggedRequest`).
  */
 import type { RequestHandler } from 'msw'
-import type { RoutesConfig } from '../core/types.js'
+import type { RoutesInput } from '../core/types.js'
 import type { RequestFilter, RequestLog, RequestRecord, Violation } from './request-log.js'
 import type { Coverage } from './traffic-check.js'
 import { expectCalledIn } from './route-usage.js'
@@ -21,11 +21,11 @@ export interface HarnessApi {
   /** The recorded requests, oldest first, optionally filtered. */
   requests(filter?: RequestFilter): RequestRecord[]
   /** Resolves with the first request (recorded or to come) that fits; rejects after `timeout` ms (default 5000). */
-  waitForRequest(predicate: (record: RequestRecord) => boolean, options?: WaitOptions): Promise<RequestRecord>
+  waitForRequest(predicate: (record: RequestRecord) => unknown, options?: WaitOptions): Promise<RequestRecord>
   /** Adds msw handlers in front of the others until the next reset. */
   use(...handlers: RequestHandler[]): void
   /** Overrides routes (an object, or a routes.json path) until the next reset: they replace what they answer (docs/behaviour.md, "Overrides"). */
-  useRoutes(routes: RoutesConfig | string): void
+  useRoutes(routes: RoutesInput | string): void
   /** Sequences, overrides, per-test handlers and the request log back to the start. */
   reset(): void
   /**
@@ -99,7 +99,7 @@ export interface RemoteHarness {
   /** The recorded requests, oldest first; with a filter, those that fit it. */
   requests(filter?: RequestFilter): Promise<LoggedRequest[]>
   /** Resolves with the first request that fits; rejects after `timeout` ms (default 5,000). */
-  waitForRequest(predicate: (request: LoggedRequest) => boolean, options?: WaitOptions): Promise<LoggedRequest>
+  waitForRequest(predicate: (request: LoggedRequest) => unknown, options?: WaitOptions): Promise<LoggedRequest>
   /** Sequences, overrides and the request log back to the start. */
   reset(): Promise<void>
 }
@@ -108,7 +108,7 @@ export interface RemoteHarness {
 export interface HarnessTarget {
   readonly log: RequestLog
   use(...handlers: RequestHandler[]): void
-  useRoutes?(routes: RoutesConfig | string): void
+  useRoutes?(routes: RoutesInput | string): void
   reset(): void
   coverage?(): Coverage
 }

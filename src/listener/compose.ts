@@ -74,12 +74,19 @@ const notFound =
     return true
   }
 
+/** The admin prefix without its closing slash (`/__mockyard`). */
+const ADMIN_ROOT = ADMIN_PREFIX.slice(0, -1)
+
 /** The HTTP listener's handler: admin endpoints and dashboard, then the pipeline; unmatched: proxy, `GET /`, 404. */
 export function listenerHandler(instance: Instance, options: { limit: number; rootInfo: () => Record<string, unknown> }): NodeHandler {
   const { limit } = options
   return createNodeHandler(instance, {
     limit,
-    before: (req, res, path, origin) => path.startsWith(ADMIN_PREFIX) && handleAdmin(instance, req, res, { path, limit, origin }),
+    before: (req, res, path, origin) => {
+      // `/__mockyard` without its slash is the dashboard too (redirected to `/__mockyard/`), not a route to add.
+      const admin = path.startsWith(ADMIN_PREFIX) ? path : path === ADMIN_ROOT || path.startsWith(`${ADMIN_ROOT}?`) ? `${ADMIN_PREFIX}dashboard${path.slice(ADMIN_ROOT.length)}` : undefined
+      return admin !== undefined && handleAdmin(instance, req, res, { path: admin, limit, origin })
+    },
     unmatched: [proxy(instance), packageInfo(instance, options.rootInfo), notFound(instance)],
   })
 }

@@ -101,7 +101,7 @@ describe('GET /__mockyard/ (the page)', () => {
     expect(res.headers.get('allow')).toBe('GET, HEAD')
   })
 
-  it.each(['/__mockyard/dashboard/', '/__mockyard/dashboard', '/__mockyard/index.html/', '/__mockyard//'])('opened at %s: the browser lands on /__mockyard/, where the files and calls the page names resolve', async (path) => {
+  it.each(['/__mockyard/dashboard/', '/__mockyard/dashboard', '/__mockyard/index.html/', '/__mockyard//', '/__mockyard'])('opened at %s: the browser lands on /__mockyard/, where the files and calls the page names resolve', async (path) => {
     const { server } = await start()
     // What a browser does: follow the answer, then load what the page names relative to where it landed.
     const page = await fetch(server.url + path)
@@ -124,6 +124,7 @@ describe('GET /__mockyard/ (the page)', () => {
   it('keeps the query when it redirects, and serves the page itself at /__mockyard/index.html', async () => {
     const { server } = await start()
     expect((await rawRequest(server.url, '/__mockyard/dashboard/?session=alpha')).headers.location).toBe('/__mockyard/?session=alpha')
+    expect((await rawRequest(server.url, '/__mockyard?session=alpha')).headers.location).toBe('/__mockyard/?session=alpha')
     const page = await rawRequest(server.url, '/__mockyard/index.html')
     expect([page.status, page.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8'])
   })

@@ -81,12 +81,15 @@ describe('unknown options', () => {
       const server = await startMockServer({ routes: mocks.routes, latancy: 0 } as MockyardOptions)
       stops.push(() => server.stop())
       await createHandlers({ routes: mocks.routes, prot: 1 } as MockyardOptions)
+      // As far from "host" as from "routes": the name it begins like wins.
+      await createHandlers({ routes: mocks.routes, rout: 1 } as MockyardOptions)
     } finally {
       spy.mockRestore()
     }
     const text = written.join('')
     expect(text).toContain('unknown option "latancy", ignored. Did you mean "latency"?')
     expect(text).toContain('unknown option "prot", ignored. Did you mean "port"?')
+    expect(text).toContain('unknown option "rout", ignored. Did you mean "routes"?')
   })
 
   it('in a config file name the file', async () => {

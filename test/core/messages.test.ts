@@ -25,7 +25,7 @@ describe('admin and dashboard refusals', () => {
     expect(await messageOf('/__mockyard/reset')).toEqual([405, '[mockyard] GET /__mockyard/reset refused: it answers POST only. Send POST instead.'])
     expect(await messageOf('/__mockyard/routes', { method: 'DELETE' })).toEqual([405, '[mockyard] DELETE /__mockyard/routes refused: it answers GET, PUT only. Send GET or PUT instead.'])
     expect(await messageOf('/__mockyard/dashboard/state', { method: 'POST' })).toEqual([405, '[mockyard] POST /__mockyard/dashboard/state refused: it answers GET and HEAD only. Send GET instead.'])
-    expect(await messageOf('/__mockyard/nothing')).toEqual([404, '[mockyard] no admin endpoint /__mockyard/nothing. There are /__mockyard/reset, /__mockyard/requests and /__mockyard/routes.'])
+    expect(await messageOf('/__mockyard/nothing')).toEqual([404, '[mockyard] no admin endpoint /__mockyard/nothing. There are /__mockyard/reset, /__mockyard/requests, /__mockyard/routes and /__mockyard/coverage, and the dashboard at /__mockyard/.'])
   })
 })
 
