@@ -90,6 +90,14 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     // request under 'warn'): each printed once per load, on stderr, which the runner shows with
     // the test. Data files are still read on first use, so a test file loads fast.
     instance = await createInstance(mockyardOptionsOf(options), { latency: 0, watch: false, logLevel: 'warn', readOnFirstUse: true })
+    const ignored = typeof options === 'object' && options !== null ? WIRE_OPTIONS.filter((name) => options[name] !== undefined) : []
+    if (ignored.length > 0) {
+      instance.logger.warn(
+        formatMessage(
+          `${ignored.map((name) => `"${name}"`).join(', ')} ${ignored.length === 1 ? 'has' : 'have'} no effect in setupMockServer(): requests are answered in process, with no port, no HTTP listener and no admin endpoints. Remove ${ignored.length === 1 ? 'it' : 'them'}, or serve the mocks with startMockServer() for a listener.`,
+        ),
+      )
+    }
     await attachContract(instance)
     try {
       interception = interceptInstance(instance)
@@ -195,6 +203,9 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     },
   }
 }
+
+/** Options of the HTTP listener only: in process nothing reads them (a file's config may still hold them, for the CLI). */
+const WIRE_OPTIONS = ['port', 'host', 'limit', 'admin', 'proxy'] as const
 
 /** The options mockyard itself reads: `reportUnused` is the runner setup's own. */
 function mockyardOptionsOf(options: SetupOptions | string): MockyardOptions | string {

@@ -12,11 +12,14 @@ import { captureLogs } from '../support/routes.js'
 
 const examples = fileURLToPath(new URL('../fixtures/examples/', import.meta.url))
 const logs = captureLogs()
-setupMockServer({ routes: examples + 'routes.json', data: examples + 'data', latancy: 0, user: null, logProvider: logs.logProvider } as MockyardOptions)
+setupMockServer({ routes: examples + 'routes.json', data: examples + 'data', latancy: 0, user: null, port: 3001, proxy: 'http://127.0.0.1:9', logProvider: logs.logProvider } as MockyardOptions)
 
 describe('setupMockServer', () => {
-  it('warns about an unknown option, names the closest one, and still serves the mocks', async () => {
-    expect(logs.warn).toEqual(['[mockyard] options#/latancy: unknown option "latancy", ignored. Did you mean "latency"?'])
+  it('warns about an unknown option, names the closest one, and still serves the mocks; the listener\'s options are said to have no effect in process', async () => {
+    expect(logs.warn).toEqual([
+      '[mockyard] options#/latancy: unknown option "latancy", ignored. Did you mean "latency"?',
+      '[mockyard] "port", "proxy" have no effect in setupMockServer(): requests are answered in process, with no port, no HTTP listener and no admin endpoints. Remove them, or serve the mocks with startMockServer() for a listener.',
+    ])
     expect((await fetch('http://api.test/v1/users')).status).toBe(200)
   })
 
