@@ -454,6 +454,8 @@ async function loadState() {
   state.requests = [...info.requests, ...arrived.filter((record) => record.id > info.log.lastId)]
   if (state.requests.length > state.limit) state.requests.splice(0, state.requests.length - state.limit)
   for (const session of info.sessions) state.sessions.add(session)
+  // A request open in full that left the log (a reset) closes with it.
+  if (state.selected !== null && !state.requests.some((record) => record.id === state.selected)) closeDetail()
   refreshSessions()
   renderRequests()
   renderConfig()
