@@ -123,9 +123,17 @@ function writeRawError(socket: Duplex, status: number, body: string): void {
  * one, then closes that connection; the server keeps serving the others.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
+  const inFlight = (socket as { _httpMessage?: ServerResponse | null })._httpMessage
   if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
     socket.destroy()
+    return
+  }
+  // HTTP/1.1 answers in order: a request read whole before the bad bytes (pipelined, its latency
+  // running) gets its own answer first, never the 400 in its place. (Bad bytes in the body of
+  // the request in flight are its own error: answered now.)
+  if (inFlight && !inFlight.writableFinished && inFlight.req?.complete) {
+    inFlight.once('finish', () => answerClientError(error, socket))
+    inFlight.once('close', () => inFlight.writableFinished || socket.destroy())
     return
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400

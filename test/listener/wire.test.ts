@@ -138,6 +138,23 @@ describe('the path of the request target alone picks the route', () => {
     expect(garbage.status).toBe(400)
     expect((await fetch(`${server.url}/v1/simple`)).status).toBe(200)
   })
+
+  it('a request read before bad bytes on the same connection (pipelined, its latency running) gets its own answer, then the connection closes', async () => {
+    const slow = await startMockServer({ routes: writeMocks({ 'v1/slow': { file: 'simple.json', latency: 300 } }, named('simple.json')).routes, logProvider: captureLogs().logProvider })
+    try {
+      const socket = connect(slow.port, '127.0.0.1')
+      let text = ''
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')))
+      socket.on('error', () => {})
+      await new Promise<void>((resolve) => socket.on('close', () => resolve()) && socket.write('GET /v1/slow HTTP/1.1\r\nHost: localhost\r\n\r\nBOGUS\r\n\r\n'))
+      // Never the 400 in its place (which the client would read as the answer to its request).
+      expect(text.match(/^HTTP\/1\.1 \d{3} .*$/gm)?.[0]).toBe('HTTP/1.1 200 OK')
+      expect(text).toContain('{"file":"simple.json"}')
+      expect(slow.requests({ path: '/v1/slow' })).toMatchObject([{ status: 200 }])
+    } finally {
+      await slow.stop()
+    }
+  })
 })
 
 describe('asterisk and authority targets', () => {
