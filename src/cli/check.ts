@@ -20,7 +20,8 @@ effect. With --openapi, also checks the routes, the data files and the params co
 an OpenAPI 3.0 or 3.1 document, and lists the operations no route mocks.
 
 Options:
-  -c, --config <file>     config file (default: mocks/config.js here, else the bundled mocks)
+  -c, --config <file>     config file (default: mocks/config.js here, else mocks/routes.json
+                          with mocks/data; with neither, name the mocks)
   -r, --routes <file>     routes file; repeatable
   -d, --data <folder>     data folder of the routes files
       --openapi <file>    OpenAPI document (JSON or YAML)
@@ -96,10 +97,9 @@ function usageError(error: Error & { code?: string }): string {
   return formatMessage(`mockyard check: ${error.message.replace(/\.$/, '')}. Run mockyard check --help for the options.`)
 }
 
-/** Which mocks `check` reads without --config and --routes, in the words of the CLI's own line. */
-function whatIsChecked(local: ReturnType<typeof findLocalMocks>): string {
+/** Which mocks `check` reads without --config and --routes, in the words of the CLI's own line (there are some: `noMocksHere`). */
+function whatIsChecked(local: NonNullable<ReturnType<typeof findLocalMocks>>): string {
   const shown = (path: string) => relative(process.cwd(), path).split(sep).join('/')
-  if (!local) return 'no mocks/config.js or mocks/routes.json here and no --routes: checking the bundled example mocks.'
   if ('configFile' in local) return `no --config and no --routes: checking ${shown(local.configFile)}.`
   return `no --config, no --routes and no mocks/config.js here: checking ${shown(local.routes)} with the data folder ${shown(local.data)}.`
 }
@@ -127,7 +127,15 @@ export async function checkCommand(argv: string[]): Promise<number> {
     return 2
   }
 
-  if (!values.config && !values.routes) process.stderr.write(formatMessage(whatIsChecked(findLocalMocks())) + '\n')
+  if (!values.config && !values.routes) {
+    // Only the server falls back to the bundled example mocks: a check of them would pass a CI job run from the wrong folder.
+    const local = findLocalMocks()
+    if (!local) {
+      process.stderr.write(formatMessage(`mockyard check: no mocks/config.js (.mjs, .json) or mocks/routes.json in ${process.cwd()}, and no --config or --routes. Run it from your project's folder, or name the mocks with --config <file> or --routes <file>.`) + '\n')
+      return 2
+    }
+    process.stderr.write(formatMessage(whatIsChecked(local)) + '\n')
+  }
   const report = await runCheck({ config: values.config, routes: values.routes, data: values.data, openapi: values.openapi })
   const errors = report.entries.filter((e) => e.severity === 'error')
   if (format === 'json') {

@@ -16,6 +16,7 @@ import { listen, packageInfo } from '../listener/server.js'
 import { attachContract } from '../check/contract.js'
 import { shownTarget, targetIsListener } from '../forward/forward.js'
 import { listenProblem } from './listen-problem.js'
+import { onStop } from './signals.js'
 import type { AddressInfo } from 'node:net'
 
 const HELP = `Usage: mockyard [options]
@@ -215,8 +216,7 @@ async function main(argv: string[]): Promise<void> {
       () => process.exit(1),
     )
   }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  onStop(stop)
 }
 
 /** The flag of an option, where their names differ. */

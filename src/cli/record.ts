@@ -8,6 +8,7 @@ import { countOf } from '../core/count.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { importHar } from '../record/har.js'
 import { isListenError, listenProblem } from './listen-problem.js'
+import { onStop } from './signals.js'
 import { listeningLine } from '../listener/address.js'
 import { startRecorder } from '../record/recorder.js'
 import { shownTarget } from '../forward/forward.js'
@@ -123,7 +124,7 @@ async function runRecord(argv: string[]): Promise<void> {
   process.stdout.write(listeningLine(recorder.host, recorder.port) + '\n')
   process.stderr.write(formatMessage(`recording ${shownTarget(values.target)} into ${recorder.routesFile}; stop with Ctrl+C.`) + '\n')
   let stopping = false
-  const stop = (signal: string) => {
+  const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
       // A second signal: no waiting for the writes in flight, whose temporary files (a large
       // body being spooled) would stay in data/ for good.
@@ -140,8 +141,7 @@ async function runRecord(argv: string[]): Promise<void> {
       () => process.exit(1),
     )
   }
-  process.on('SIGINT', () => stop('SIGINT'))
-  process.on('SIGTERM', () => stop('SIGTERM'))
+  onStop(stop)
 }
 
 async function runImport(argv: string[]): Promise<void> {

@@ -217,13 +217,13 @@ describe('mockyard check: the configuration', () => {
     expect(check(['--help']).stdout).toContain('Usage: mockyard check')
   })
 
-  it('without --config or --routes, and no mocks/config.js here, checks the bundled mocks and says so', () => {
+  it('without --config or --routes, and no mocks here, exits 2 saying so: the bundled example mocks are the server\'s fallback, not something to check', () => {
     const empty = mkdtempSync(join(tmpdir(), 'mockyard-check-empty-'))
     try {
       const { code, stdout, stderr } = check([], { cwd: empty })
-      expect(stderr).toBe('[mockyard] no mocks/config.js or mocks/routes.json here and no --routes: checking the bundled example mocks.\n')
-      expect(stdout).toBe('[mockyard] check: no problems.\n')
-      expect(code).toBe(0)
+      expect(stderr).toBe(`[mockyard] mockyard check: no mocks/config.js (.mjs, .json) or mocks/routes.json in ${empty}, and no --config or --routes. Run it from your project's folder, or name the mocks with --config <file> or --routes <file>.\n`)
+      expect(stdout).toBe('')
+      expect(code).toBe(2)
     } finally {
       rmSync(empty, { recursive: true, force: true })
     }
