@@ -9,8 +9,8 @@ import { formatMessage, formatProblem } from '../core/errors.js'
 import type { CheckEntry } from '../check/problem.js'
 import { countOf } from '../core/count.js'
 import { runCheck } from '../check/run-check.js'
-import { closestName } from '../config/closest-name.js'
 import { findLocalMocks } from '../config/load-config.js'
+import { usageMessage } from './usage.js'
 
 const HELP = `Usage: mockyard check [--config <file> | --routes <file>... --data <folder>] [--openapi <file>] [--format text|json]
 
@@ -84,18 +84,6 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
-/**
- * The message for arguments parseArgs refuses: an unknown long flag gets the closest flag of
- * `check` (`--opnapi`: did you mean `--openapi`?), as the server's flags do.
- */
-function usageError(error: Error & { code?: string }): string {
-  const flag = /'(-[^' ]*)/.exec(error.message)?.[1]
-  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
-    const close = flag.startsWith('--') ? closestName(flag.slice(2).split('=')[0]!, Object.keys(FLAGS)) : undefined
-    return formatMessage(`mockyard check: unknown flag ${flag}: ${close ? `did you mean --${close}?` : 'check has no such flag.'} Run mockyard check --help for the options.`)
-  }
-  return formatMessage(`mockyard check: ${error.message.replace(/\.$/, '')}. Run mockyard check --help for the options.`)
-}
 
 /** Which mocks `check` reads without --config and --routes, in the words of the CLI's own line (there are some: `noMocksHere`). */
 function whatIsChecked(local: NonNullable<ReturnType<typeof findLocalMocks>>): string {
@@ -110,7 +98,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
   try {
     ;({ values } = parseArgs({ args: argv, options: FLAGS }))
   } catch (error) {
-    process.stderr.write(usageError(error as Error) + '\n')
+    process.stderr.write(usageMessage(error as Error, Object.keys(FLAGS), 'check') + '\n')
     return 2
   }
   if (values.help) {

@@ -6,7 +6,7 @@ import { isAbsolute, relative } from 'node:path'
 import { parseArgs, styleText } from 'node:util'
 import { countOf } from '../core/count.js'
 import { formatMessage } from '../core/errors.js'
-import { closestName } from '../config/closest-name.js'
+import { usageMessage } from './usage.js'
 import { findLocalMocks } from '../config/load-config.js'
 import { initFromOpenApi, InitError } from '../init/init-openapi.js'
 
@@ -56,11 +56,7 @@ export async function initCommand(argv: string[]): Promise<number> {
   try {
     ;({ values, positionals } = parseArgs({ args: argv, options: FLAGS, allowPositionals: true }))
   } catch (error) {
-    const { message, code } = error as Error & { code?: string }
-    const flag = /'(-[^' ]*)/.exec(message)?.[1]
-    const close = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag?.startsWith('--') ? closestName(flag.slice(2).split('=')[0]!, Object.keys(FLAGS)) : undefined
-    const what = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag ? `unknown flag ${flag}: ${close ? `did you mean --${close}?` : 'init has no such flag.'}` : `${message.replace(/\.$/, '')}.`
-    fail(formatMessage(`mockyard init: ${what} Run mockyard init --help for the options.`))
+    fail(usageMessage(error as Error, Object.keys(FLAGS), 'init'))
     return 2
   }
   if (values.help) {

@@ -8,7 +8,6 @@ import { DEFAULT_BODY_LIMIT, DEFAULT_LATENCY_MS } from '../core/defaults.js'
 import { ConfigError, formatMessage } from '../core/errors.js'
 import { createInstance, LISTENER_DEFAULTS } from '../config/instance.js'
 import { BUNDLED_CONFIG, findLocalMocks } from '../config/load-config.js'
-import { closestName } from '../config/closest-name.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from '../config/logger.js'
 import { validateOptions, type MockyardOptions } from '../config/options.js'
 import { listeningLine } from '../listener/address.js'
@@ -17,6 +16,7 @@ import { attachContract } from '../check/contract.js'
 import { shownTarget, targetIsListener } from '../forward/forward.js'
 import { listenProblem } from './listen-problem.js'
 import { onStop } from './signals.js'
+import { usageMessage } from './usage.js'
 import type { AddressInfo } from 'node:net'
 
 const HELP = `Usage: mockyard [options]
@@ -94,21 +94,9 @@ const FLAGS = {
   version: { type: 'boolean', short: 'v' },
 } as const
 
-/**
- * The message for flags parseArgs refuses: an unknown long flag gets the closest known one
- * (`--prot`: did you mean `--port`?), as an unknown option does (docs/behaviour.md, "Options").
- */
-function flagError(error: Error & { code?: string }): string {
-  const flag = /'(-[^' ]*)/.exec(error.message)?.[1]
-  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
-    const names = [...Object.keys(FLAGS), 'no-watch']
-    const close = flag.startsWith('--') ? closestName(flag.slice(2).split('=')[0]!, names) : undefined
-    return formatMessage(`unknown flag ${flag}: ${close ? `did you mean --${close}?` : 'mockyard has no such flag.'} Run mockyard --help for the flags.`)
-  }
-  return formatMessage(`${error.message.replace(/\.$/, '')}. Run mockyard --help for the flags.`)
-}
-
 async function main(argv: string[]): Promise<void> {
+  // `mockyard help` is what `mockyard --help` is.
+  if (argv[0] === 'help' && argv.length === 1) argv = ['--help']
   if (argv[0] === 'check') {
     process.exitCode = await (await import('./check.js')).checkCommand(argv.slice(1))
     return
@@ -122,7 +110,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     parsed = parseArgs({ args: argv, allowNegative: true, options: FLAGS })
   } catch (error) {
-    fail(flagError(error as Error))
+    fail(usageMessage(error as Error, [...Object.keys(FLAGS), 'no-watch']))
   }
   const { values } = parsed
   if (values.help) {

@@ -9,6 +9,7 @@ import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { importHar } from '../record/har.js'
 import { isListenError, listenProblem } from './listen-problem.js'
 import { onStop } from './signals.js'
+import { usageMessage } from './usage.js'
 import { listeningLine } from '../listener/address.js'
 import { startRecorder } from '../record/recorder.js'
 import { shownTarget } from '../forward/forward.js'
@@ -77,16 +78,16 @@ function summaryLine(summary: RecordSummary, out: string): string {
   return formatMessage(`${countOf(summary.requests, 'request')} seen: ${countOf(summary.routes, 'route')}, ${countOf(summary.entries, 'entry')}, ${countOf(summary.files, 'file')} written in ${shown(out)}${clashes}`)
 }
 
-function parse(argv: string[], options: ParseArgsOptionsConfig, allowPositionals: boolean) {
+function parse(command: 'record' | 'import', argv: string[], options: ParseArgsOptionsConfig, allowPositionals: boolean) {
   try {
     return parseArgs({ args: argv, options, allowPositionals })
   } catch (error) {
-    fail(formatMessage(`${(error as Error).message}. Run mockyard ${argv[0] === 'import' ? 'import' : 'record'} --help for the options.`))
+    fail(usageMessage(error as Error, Object.keys(options), command))
   }
 }
 
 async function runRecord(argv: string[]): Promise<void> {
-  const { values } = parse(argv, {
+  const { values } = parse('record', argv, {
     target: { type: 'string', short: 't' },
     out: { type: 'string', short: 'o' },
     port: { type: 'string', short: 'p' },
@@ -145,7 +146,7 @@ async function runRecord(argv: string[]): Promise<void> {
 }
 
 async function runImport(argv: string[]): Promise<void> {
-  const { values, positionals } = parse(argv, {
+  const { values, positionals } = parse('import', argv, {
     out: { type: 'string', short: 'o' },
     redact: { type: 'string', multiple: true },
     all: { type: 'boolean' },
