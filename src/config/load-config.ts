@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, extname, join, resolve } from 'node:path'
@@ -206,8 +207,47 @@ async function readConfigFile(path: string): Promise<unknown> {
   try {
     return await importDefault(path)
   } catch (cause) {
-    throw new ConfigError([{ file: path, pointer: '', message: `the config file failed to load: ${(cause as Error).message}`, fix: requiredAsEsm(cause) ? ESM_UNDER_REQUIRE : 'Fix the error in the config module; its default export must be the options object.' }], { cause })
+    const esmUnderRequire = requiredAsEsm(cause)
+    const where = esmUnderRequire ? '' : whereInModule(cause, path)
+    throw new ConfigError([{ file: path, pointer: '', message: `the config file failed to load: ${String((cause as Error)?.message ?? cause).replace(/\.$/, '')}${where}`, fix: esmUnderRequire ? ESM_UNDER_REQUIRE : 'Fix the error in the config module; its default export must be the options object.' }], { cause })
   }
+}
+
+/**
+ * Where in a config module its error is, as ` (line 3, column 14: latency: 10,,)`, or ''. A
+ * syntax error of an ES module carries no location (node prints it only when nothing catches
+ * it): `node --check` finds it. An error thrown while the module runs names it in its stack.
+ */
+function whereInModule(cause: unknown, path: string): string {
+  let line: number | undefined
+  let column: number | undefined
+  if ((cause as Error)?.name === 'SyntaxError') {
+    const check = spawnSync(process.execPath, ['--check', path], { encoding: 'utf8', timeout: 10_000 })
+    const lines = (check.stderr ?? '').split('\n')
+    const at = lines.findIndex((text) => text.startsWith(`${path}:`))
+    if (at !== -1) {
+      line = Number(lines[at]!.slice(path.length + 1))
+      const caret = lines[at + 2]?.indexOf('^') ?? -1
+      if (caret !== -1) column = caret + 1
+    }
+  } else {
+    const stack = String((cause as Error)?.stack ?? '')
+    for (const name of [pathToFileURL(path).href, path]) {
+      const at = stack.indexOf(`${name}:`)
+      const found = at === -1 ? null : /^:(\d+):(\d+)/.exec(stack.slice(at + name.length))
+      if (found) {
+        line = Number(found[1])
+        column = Number(found[2])
+        break
+      }
+    }
+  }
+  if (line === undefined || !Number.isInteger(line) || line < 1) return ''
+  let source: string | undefined
+  try {
+    source = readFileSync(path, 'utf8').split('\n')[line - 1]?.trim()
+  } catch {}
+  return ` (line ${line}${column ? `, column ${column}` : ''}${source ? `: ${source.length > 80 ? `${source.slice(0, 80)}…` : source}` : ''})`
 }
 
 function isFolder(path: string): boolean {

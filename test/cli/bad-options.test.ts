@@ -62,6 +62,15 @@ describe('several bad options', () => {
     expect(stderr).toContain(`${config}#/port: port must be a whole number`)
   })
 
+  it('a config module that does not parse, or throws as it runs: the failure names its line and column', () => {
+    const syntax = appWithConfig('{\n  routes: {},\n  latency: 10,,\n}')
+    const broken = runCli(['--port', '0'], { cwd: syntax })
+    expect(broken.code).toBe(1)
+    expect(broken.stderr).toContain(`${join(syntax, 'mocks', 'config.js')}#: the config file failed to load: Unexpected token ',' (line 3, column 15: latency: 10,,). Fix the error in the config module`)
+    const thrown = appWithConfig('{\n  routes: notDefined(),\n}')
+    expect(runCli(['--port', '0'], { cwd: thrown }).stderr).toContain(`${join(thrown, 'mocks', 'config.js')}#: the config file failed to load: notDefined is not defined (line 2, column 11: routes: notDefined(),). Fix the error`)
+  })
+
   it('mockyard check reports each one, unknown names included', () => {
     const dir = appWithConfig(CONFIG)
     const { code, stdout } = runCli(['check'], { cwd: dir })
