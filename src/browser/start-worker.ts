@@ -1,4 +1,4 @@
-import { bypass, getResponse, HttpHandler, isCommonAssetRequest, ws, type RequestHandler } from 'msw'
+import { bypass, getResponse, HttpHandler, ws, type RequestHandler } from 'msw'
 import { setupWorker, type SetupWorker } from 'msw/browser'
 import type { RouteSource } from '../core/compile-routes.js'
 import type { Engine } from '../core/create-engine.js'
@@ -12,7 +12,9 @@ import { driveClient, type ClientConnection } from '../harness/websocket.js'
 import type { FileSource, Logger, RoutesConfig } from '../core/types.js'
 import { validateRoutes } from '../core/validate-routes.js'
 import { WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
-import { defaultConfigUrl, isDevServerPath, viteBase } from './base-path.js'
+import { defaultConfigUrl, viteBase } from './base-path.js'
+import { feedMemory } from './feed-memory.js'
+import { answersAssets, isPageTraffic, isStaticAsset } from './quiet-requests.js'
 import { fetchFiles } from './fetch-files.js'
 import { countOf } from '../core/count.js'
 import { DEFAULT_LATENCY_MS } from '../core/defaults.js'
@@ -54,8 +56,9 @@ export interface StartWorkerOptions {
   /**
    * A request nothing answers: `'warn'` (default) lets it go to the network and prints why no
    * route took it; `'bypass'` lets it go silently; `'error'` prints the reason and fails the
-   * request with a network error. Vite's own requests (under its `base` too) and static assets
-   * always go silently.
+   * request with a network error. Page loads, Vite's own requests (under its `base` too) and
+   * static assets (scripts, styles, images, fonts, media) always go silently (docs/browser.md,
+   * "What the worker answers").
    */
   onUnhandledRequest?: BrowserUnhandledStrategy
   /** `false` turns msw's own per-request console logging back on. Default `true` (quiet). */
@@ -90,12 +93,14 @@ export interface MockyardWorker extends Omit<HarnessApi, 'useRoutes' | 'coverage
   stop(): Promise<void>
 }
 
-/** The dev server's own traffic (under Vite's `base`), page loads and static assets: never warned about. */
-function isQuietRequest(request: Request, base: string): boolean {
+/**
+ * An unmatched request to another origin than the page's: the explanation names the path only,
+ * so the full URL is added (the worker answers a route's path on any origin).
+ */
+function withOrigin(explanation: string, request: Request): string {
   const url = new URL(request.url)
-  if (url.origin === globalThis.location?.origin && isDevServerPath(url.pathname, base)) return true
-  if (request.headers.get('accept')?.includes('text/html')) return true
-  return isCommonAssetRequest(request)
+  if (globalThis.location === undefined || url.origin === globalThis.location.origin) return explanation
+  return `${explanation}\nThe request went to ${url.href}, another origin than the page's (${globalThis.location.origin}): a route answers its path on any origin.`
 }
 
 async function fetchConfig(url: string): Promise<SerializedConfig> {
@@ -160,8 +165,9 @@ class PipelineHandler extends HttpHandler {
  * The table comes from `options.config`, or from the Vite plugin (`/@mockyard/config.json` under
  * Vite's `base`, fetched before the worker starts). Data files are fetched from the dev server
  * as they are needed, with msw's `bypass()`. Requests nothing answers go to the network, with a
- * console warning that says why no route took them (not for Vite's own requests, under its
- * `base` too, or static assets).
+ * console warning that says why no route took them. Page loads and Vite's own requests (under its
+ * `base` too) never reach the routes; static assets reach only routes under a literal path; both
+ * pass silently. An `EventSource`'s reconnect gets the `Last-Event-ID` Chromium keeps from the worker.
  * Latency defaults to 250 ms. Every call has its own engine, sequences and request log.
  *
  * @example
@@ -203,21 +209,30 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
   const engine = pipeline.engine
   const strategy = options.onUnhandledRequest ?? 'warn'
 
-  const handler = new PipelineHandler(async (request) => {
-    if (isBypassed(request)) return undefined
-    const surface = pipelineRequestFromFetch(request)
-    // Vite's own requests and static assets go to the handlers alone, unless a route names them.
-    if (isQuietRequest(request, basePath) && pipeline.inspect().engine.table.lookup(new URL(request.url).pathname) === undefined) {
-      const outcome = await pipeline.respondByHandlers(surface)
-      return outcome?.kind === 'handler' ? outcome.response : undefined
+  // EventSource reconnects, which reach the worker without their Last-Event-ID (feed-memory.ts).
+  const feeds = feedMemory()
+
+  const handler = new PipelineHandler(async (sent) => {
+    if (isBypassed(sent)) return undefined
+    // Page loads and the dev server's own requests: never the routes' (docs/browser.md).
+    if (isPageTraffic(sent, basePath)) return byHandlers(sent)
+    // The page's static assets: a route whose key starts with a literal segment may answer them;
+    // otherwise they pass without a warning.
+    if (isStaticAsset(sent)) {
+      const match = pipeline.inspect().engine.table.lookup(new URL(sent.url).pathname)
+      if (match === undefined || !answersAssets(match.route.key)) return byHandlers(sent)
     }
-    const outcome = await pipeline.respond(surface)
+    const request = feeds.resume(sent)
+    const outcome = await pipeline.respond(pipelineRequestFromFetch(request))
     if (outcome.kind === 'handler') return outcome.response
-    if (outcome.kind === 'route') return outcome.response.fault === undefined ? toFetchResponse(outcome.response) : networkFault(outcome.response, request, () => outcome.lifetime ?? pipeline.lifetime(), 'network error: the connection closed before the end of the body')
+    if (outcome.kind === 'route') {
+      if (outcome.response.fault !== undefined) return networkFault(outcome.response, request, () => outcome.lifetime ?? pipeline.lifetime(), 'network error: the connection closed before the end of the body')
+      return feeds.watch(request, toFetchResponse(outcome.response))
+    }
     // Recorded as unanswered (status 0): it goes to the network, or fails, with the engine's
     // explanation (of a known route; for any other path, the closest routes).
     outcome.settle({ status: 0 })
-    return applyUnhandled<Response | undefined>(strategy, outcome.explanation, {
+    return applyUnhandled<Response | undefined>(strategy, () => withOrigin(outcome.explanation(), request), {
       fallThrough: () => undefined,
       fail(explanation) {
         logger.error(`${explanation}\nThe request fails (onUnhandledRequest: "error").`)
@@ -226,6 +241,12 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
       warn: (explanation) => logger.warn(`${explanation}\nThe request goes to the network.`),
     })
   })
+
+  /** A request the routes leave alone: the handlers (use(), the extra ones) may still answer it. */
+  async function byHandlers(request: Request): Promise<Response | undefined> {
+    const outcome = await pipeline.respondByHandlers(pipelineRequestFromFetch(request))
+    return outcome?.kind === 'handler' ? outcome.response : undefined
+  }
 
   // The page's WebSockets (msw's `ws` API over the global `WebSocket`): a route's steps answer
   // them; any other socket (the dev server's own, a real back end) goes to the network unrecorded.
@@ -262,6 +283,7 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     config,
     async stop() {
       // Hung requests and open streams end with the worker (docs/behaviour.md, "Faults", "Streams and Server-Sent Events").
+      feeds.forget()
       pipeline.close()
       await worker.stop()
       pipeline.close()
@@ -270,7 +292,11 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
     requests: harness.requests,
     waitForRequest: harness.waitForRequest,
     use: harness.use,
-    reset: harness.reset,
+    reset() {
+      // A reset starts every feed again: an EventSource's next request is a first connection.
+      feeds.forget()
+      harness.reset()
+    },
     expectCalled: harness.expectCalled,
     useRoutes(routes) {
       // The page cannot read files: an object only, whose files come from the first source's data.

@@ -30,6 +30,16 @@ export function toFetchResponse(response: MockResponse): Response {
 }
 
 /**
+ * How long after the client took the first half of a `truncate` body the body fails. Through
+ * the page's service worker the half still has a way to go (msw's transfer to the worker, then
+ * Chromium's loader): an error sent at once can overtake it, and Chromium then drops the bytes
+ * the page's fetch had not read yet (none of the half arrives). A client reading through a
+ * socket of its own (msw 3's interceptors in Node) also gets the head and the half first, as
+ * from a real server.
+ */
+const CUT_DELAY_MS = 20
+
+/**
  * The Fetch `Response` of a `truncate` fault (docs/behaviour.md, "Faults"): the status and the
  * headers with the whole body's `Content-Length`, a body that gives its first half and then
  * fails with `error()` (what each surface's client sees when a connection drops mid-body). An
@@ -42,19 +52,21 @@ export function truncatedResponse(response: MockResponse, error: () => unknown):
   const cut = cutBody(response.body)
   if (cut === undefined) return undefined
   const { whole, half } = cut
+  // The first pull comes as the half is taken from the queue; the next one only once the client
+  // asks for more, so it holds the half by then. The connection "drops" there, CUT_DELAY_MS later.
+  let pulls = 0
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       if (half.byteLength > 0) controller.enqueue(half)
+      else pulls = 1
     },
-    // Called once the half is read: the connection "drops" there, a turn of the event loop later,
-    // so that a client reading through a socket of its own (msw 3's interceptors) gets the head
-    // and the half first, as from a real server.
     pull(controller) {
+      if (++pulls < 2) return
       return new Promise<void>((resolve) =>
         realSetTimeout(() => {
           controller.error(error())
           resolve()
-        }, 0),
+        }, CUT_DELAY_MS),
       )
     },
   })

@@ -24,6 +24,31 @@ test.describe('faults in the worker', () => {
     ])
   })
 
+  test("truncate: the page's reader gets the first half before the error, every time", async ({ page }) => {
+    await openApp(page, '/faults.html')
+    const reads = await page.evaluate(async () => {
+      const seen: string[] = []
+      for (let i = 0; i < 20; i++) {
+        const res = await fetch('/v1/cut')
+        const reader = res.body!.getReader()
+        let bytes = 0
+        try {
+          for (;;) {
+            const { done, value } = await reader.read()
+            if (done) break
+            bytes += value.byteLength
+          }
+          seen.push(`complete after ${bytes} bytes`)
+        } catch (error) {
+          seen.push(`${(error as Error).name} after ${bytes} of ${res.headers.get('content-length')} bytes`)
+        }
+      }
+      return seen
+    })
+    const whole = Number(reads[0]!.split(' of ')[1]?.split(' ')[0])
+    expect(reads).toEqual(Array.from({ length: 20 }, () => `TypeError after ${Math.floor(whole / 2)} of ${whole} bytes`))
+  })
+
   test('the retry sequence: a network error, then 503, then the answer', async ({ page }) => {
     await openApp(page, '/faults.html')
     const seen = [await attempt(page, '/v1/retry'), await attempt(page, '/v1/retry'), (await attempt(page, '/v1/retry')).slice(0, 3)]

@@ -67,4 +67,54 @@ test.describe('streams through the worker', () => {
     expect(reads.out.at(-1)!.at).toBeGreaterThan(280)
     expect(reads.resumed).toBe('id: 3\ndata: third\n\n')
   })
+
+  test("an EventSource's reconnect resumes after the last id, and a stopped feed ends it", async ({ page }) => {
+    await openApp(page, '/rules.html')
+    // Chromium gives the worker no Last-Event-ID: the worker keeps the feed's last id for the reconnect.
+    const listen = (path: string) =>
+      page.evaluate(
+        (p) =>
+          new Promise<{ data: string[]; state: number }>((resolve, reject) => {
+            const source = new EventSource(p)
+            const data: string[] = []
+            source.onmessage = (event) => data.push(event.data as string)
+            source.onerror = () => {
+              if (source.readyState === EventSource.CLOSED) resolve({ data, state: source.readyState })
+              else if (data.length > 4) reject(new Error(`the feed replays: ${data.join(' ')}`))
+            }
+          }),
+        path,
+      )
+    const feedLog = (path: string) => page.evaluate((p) => (window as unknown as AppWindow).mocks.requests({ path: p }).map((r) => [r.status, r.headers['last-event-id'] ?? null]), path)
+    expect(await listen('/v1/feed-stop')).toEqual({ data: ['a', 'b'], state: 2 })
+    expect(await feedLog('/v1/feed-stop')).toEqual([
+      [200, null],
+      [204, '2'],
+    ])
+    // close: true ends the stream; the reconnect goes on after it, then close: "stop".
+    expect(await listen('/v1/feed-resume')).toEqual({ data: ['a', 'b'], state: 2 })
+    expect(await feedLog('/v1/feed-resume')).toEqual([
+      [200, null],
+      [200, '1'],
+      [204, '2'],
+    ])
+    // A reset forgets the ids: an EventSource opened after it starts the feed again.
+    const firstConnection = (path: string) =>
+      page.evaluate(
+        (p) =>
+          new Promise<string[]>((resolve) => {
+            const source = new EventSource(p)
+            const data: string[] = []
+            source.onmessage = (event) => data.push(event.data as string)
+            source.onerror = () => {
+              source.close()
+              resolve(data)
+            }
+          }),
+        path,
+      )
+    expect(await firstConnection('/v1/feed-resume')).toEqual(['a'])
+    await page.evaluate(() => (window as unknown as AppWindow).mocks.reset())
+    expect(await firstConnection('/v1/feed-resume')).toEqual(['a'])
+  })
 })
