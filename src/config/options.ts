@@ -1,13 +1,13 @@
 import type { RequestHandler } from 'msw'
 import { toPointer, type ConfigProblem } from '../core/errors.js'
-import type { Logger, RoutesInput } from '../core/types.js'
+import type { Logger, RoutesConfig } from '../core/types.js'
 import { closestName } from './closest-name.js'
 import { isUnhandledStrategy, type UnhandledRequestStrategy } from '../harness/unhandled.js'
 
 /** A plugin: routes and data (paths resolve from the plugin module's folder) and msw handlers. */
 export interface MockyardPlugin {
   /** A routes file path, several, or routes given inline. */
-  routes?: string | RoutesInput | Array<string | RoutesInput>
+  routes?: string | RoutesConfig | Array<string | RoutesConfig>
   /** The plugin's data folder. */
   data?: string
   /** Extra msw handlers the plugin contributes. */
@@ -32,7 +32,7 @@ export interface MockyardOptions {
   /** Folder holding the data files of the local routes. */
   data?: string
   /** Routes file(s): paths, or routes objects given inline. */
-  routes?: string | RoutesInput | Array<string | RoutesInput>
+  routes?: string | RoutesConfig | Array<string | RoutesConfig>
   /** Plugin module names (resolved from the config file's folder) or plugin objects. */
   plugins?: Array<string | MockyardPlugin>
   /** Returns the logger to use in place of the default one. */

@@ -139,17 +139,15 @@ export interface RouteConfig extends StreamingFields {
   websocket?: WebSocketStepConfig[]
 }
 
-/** A whole routes file: route key (`v1/users`) -> route. What mockyard writes (`init`, `record`) and reads back. */
-export type RoutesConfig = Record<string, RouteConfig>
-
 /**
- * Routes as given to mockyard (the `routes` option, `useRoutes`): a routes object written inline,
- * held in a variable, or a routes file imported as JSON. Unlike `RoutesConfig`, it takes what
- * TypeScript infers for a JSON file: the `"$schema"` key editors complete the file from (a string;
- * an index signature cannot leave one key out, so a string passes for any key, and the loader
- * refuses it anywhere but `"$schema"`) and `undefined` beside each route (see `JsonMap`).
+ * A whole routes file: route key (`v1/users`) -> route, as written inline, held in a variable or
+ * imported as JSON. It takes what TypeScript infers for a JSON file: the `"$schema"` key editors
+ * complete the file from (a string: an index signature cannot leave one key out, so a string
+ * passes for any key; the loader ignores `"$schema"` and refuses a string anywhere else) and
+ * `undefined` beside each route (see `JsonMap`). Code that builds routes can use
+ * `Record<string, RouteConfig>`, which is assignable to it.
  */
-export interface RoutesInput {
+export interface RoutesConfig {
   /** The JSON Schema of routes files, for editors (`./node_modules/mockyard/schema/routes.json`); ignored when loading. */
   $schema?: string
   [route: string]: RouteConfig | string | undefined

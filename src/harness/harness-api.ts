@@ -6,7 +6,7 @@
  * records derived from `RequestRecord` (`LoggedRequest`).
  */
 import type { RequestHandler } from 'msw'
-import type { RoutesInput } from '../core/types.js'
+import type { RoutesConfig } from '../core/types.js'
 import type { RequestFilter, RequestLog, RequestRecord, Violation } from './request-log.js'
 import type { Coverage } from './traffic-check.js'
 import { expectCalledIn } from './route-usage.js'
@@ -25,7 +25,7 @@ export interface HarnessApi {
   /** Adds msw handlers in front of the others until the next reset. */
   use(...handlers: RequestHandler[]): void
   /** Overrides routes (an object, or a routes.json path) until the next reset: they replace what they answer (docs/behaviour.md, "Overrides"). */
-  useRoutes(routes: RoutesInput | string): void
+  useRoutes(routes: RoutesConfig | string): void
   /** Sequences, overrides, per-test handlers and the request log back to the start. */
   reset(): void
   /**
@@ -108,7 +108,7 @@ export interface RemoteHarness {
 export interface HarnessTarget {
   readonly log: RequestLog
   use(...handlers: RequestHandler[]): void
-  useRoutes?(routes: RoutesInput | string): void
+  useRoutes?(routes: RoutesConfig | string): void
   reset(): void
   coverage?(): Coverage
 }

@@ -129,7 +129,7 @@ export interface RequestLog {
   list(filter?: RequestFilter): RequestRecord[]
   add(input: RequestInput): LogEntry
   /** Resolves with the first record (already logged or to come) that fits, or rejects on timeout. */
-  waitFor(predicate: (record: RequestRecord) => boolean, options?: { timeout?: number }): Promise<RequestRecord>
+  waitFor(predicate: (record: RequestRecord) => unknown, options?: { timeout?: number }): Promise<RequestRecord>
   /** Notes that the streamed answer of record `id` ended (`stream: 'ended'`); waiters see the record again. */
   streamEnded(id: number): void
   /** Forgets the records (of one session, or all). */
@@ -374,7 +374,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   let clearedAt = -Infinity
   /** Each session's last clear (by a reset of that session): the next id then, and when. */
   const sessionClears = new Map<string, { id: number; at: number }>()
-  const waiters = new Set<{ predicate: (r: RequestRecord) => boolean; resolve: (r: RequestRecord) => void; reject: (error: unknown) => void }>()
+  const waiters = new Set<{ predicate: (r: RequestRecord) => unknown; resolve: (r: RequestRecord) => void; reject: (error: unknown) => void }>()
 
   const oldestId = () => Math.max(firstLive, nextId - limit)
   const isLive = (id: number) => {
@@ -448,7 +448,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
   const tell = (id: number) => {
     for (const waiter of waiters) {
       const record = recordOf(id)
-      let fits: boolean
+      let fits: unknown
       try {
         fits = waiter.predicate(record)
       } catch (error) {

@@ -5,7 +5,7 @@
  * chosen by the `Prefer` request header. A pure function of the document: the same document
  * gives the same routes and the same bytes.
  */
-import type { RouteConfig, RouteEntryConfig, RoutesConfig } from '../core/types.js'
+import type { RouteConfig, RouteEntryConfig } from '../core/types.js'
 import { sampleSchema, type SampleContext } from './sample-schema.js'
 import { basePathOf as serverBasePath, deref, serversOf } from '../check/check-openapi.js'
 import { encodePathText } from '../core/compile-routes.js'
@@ -24,7 +24,8 @@ type Method = (typeof METHODS)[number]
 
 /** What the generator writes: the routes, the data files by name, and what it left out, in words. */
 export interface GeneratedMocks {
-  routes: RoutesConfig
+  /** Route key -> route: every value a route (a `RoutesConfig`, without the `$schema` key). */
+  routes: Record<string, RouteConfig>
   /** Data file name (in the data folder) -> its text. */
   files: Map<string, string>
   /** Operations and responses not written, each with why (`OPTIONS /users: mockyard answers OPTIONS itself`). */
@@ -357,7 +358,7 @@ function methodConfig(entries: RouteEntryConfig[]): RouteConfig[Method] {
  */
 export function generateMocks(ctx: SampleContext): GeneratedMocks {
   const { doc } = ctx
-  const routes: RoutesConfig = {}
+  const routes: Record<string, RouteConfig> = {}
   const files = new Map<string, string>()
   const skipped: string[] = []
   let operations = 0

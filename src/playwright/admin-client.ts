@@ -23,7 +23,7 @@ export interface AdminClient extends RemoteHarness {
    */
   requests(filter?: RequestFilter): Promise<LoggedRequest[]>
   /** Polls the request log until a request fits, or rejects after `timeout` ms (default 5,000). */
-  waitForRequest(predicate: (request: LoggedRequest) => boolean, options?: WaitOptions & { interval?: number }): Promise<LoggedRequest>
+  waitForRequest(predicate: (request: LoggedRequest) => unknown, options?: WaitOptions & { interval?: number }): Promise<LoggedRequest>
   /** The routes in force, as loaded plus overrides. */
   routes(): Promise<RoutesConfig>
   /** Overrides routes (for the session, or for everyone) until the next reset: they replace what they answer, never merge. */
