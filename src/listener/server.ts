@@ -44,11 +44,14 @@ export interface RunningServer extends HarnessApi {
   stop(options?: { graceMs?: number }): Promise<void>
 }
 
+/** How long a connection may stay open without sending a byte (node's own `headersTimeout`). */
+export const SILENT_CONNECTION_MS = 60_000
+
 /** How long requests in flight may take to finish when a listener stops (`stop()`, the CLI's SIGINT and SIGTERM). */
 export const STOP_GRACE_MS = 10_000
 
-/** Starts a `node:http` listener over an instance. */
-export async function listen(instance: Instance, host: string, port: number): Promise<RunningServer> {
+/** Starts a `node:http` listener over an instance (`silentMs`: how long a connection may send nothing, shortened by tests). */
+export async function listen(instance: Instance, host: string, port: number, { silentMs = SILENT_CONNECTION_MS } = {}): Promise<RunningServer> {
   const limit = bodyLimitOf(instance)
   const info = packageInfo()
   const handle = listenerHandler(instance, { limit, rootInfo: () => info })
@@ -83,7 +86,14 @@ export async function listen(instance: Instance, host: string, port: number): Pr
   const sockets = new Set<Socket>()
   server.on('connection', (socket: Socket) => {
     sockets.add(socket)
-    socket.once('close', () => sockets.delete(socket))
+    // A connection that sends nothing at all is closed after a while: node's headersTimeout
+    // starts with the first byte, so without this any local process could hold sockets for good.
+    const silent = setTimeout(() => socket.bytesRead === 0 && socket.destroy(), silentMs)
+    silent.unref()
+    socket.once('close', () => {
+      clearTimeout(silent)
+      sockets.delete(socket)
+    })
   })
   // WebSocket upgrades on the same port (docs/behaviour.md, "WebSocket"): an upgraded connection
   // is no HTTP connection any more; stop() closes it with a close frame.

@@ -141,8 +141,13 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     status === 431 ? 'the request headers are too large'
     : status === 408 ? 'the request took too long to arrive'
     : status === 413 ? 'the extensions of a chunk of the body are too large (HPE_CHUNK_EXTENSIONS_OVERFLOW)'
+    : error.code === 'HPE_PAUSED_H2_UPGRADE' ? 'HTTP/2 with prior knowledge (the HTTP/2 preface) is not served: the listener speaks HTTP/1.1'
     : `the request is not valid HTTP (${error.code ?? error.message})`
-  const fix = status === 431 ? 'Send fewer or smaller headers' : status === 413 ? 'Send the body without chunk extensions' : 'Send a well-formed HTTP/1.1 request'
+  const fix =
+    status === 431 ? 'Send fewer or smaller headers'
+    : status === 413 ? 'Send the body without chunk extensions'
+    : error.code === 'HPE_PAUSED_H2_UPGRADE' ? 'Send HTTP/1.1 (curl: drop --http2-prior-knowledge)'
+    : 'Send a well-formed HTTP/1.1 request'
   const body = errorResponse(status, STATUS_CODES[status] ?? 'Bad Request', `${what}. ${fix}`).body as string
   writeRawError(socket, status, body)
 }

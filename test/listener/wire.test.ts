@@ -9,6 +9,8 @@ import connectApp from 'connect'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { createMiddleware, MockServer, startMockServer, type RunningServer } from 'mockyard/node'
 import { captureLogs, named, rawRequest, removeTempDirs, writeMocks } from '../support/routes.js'
+import { createInstance } from '../../src/config/instance.js'
+import { listen } from '../../src/listener/server.js'
 
 afterAll(removeTempDirs)
 
@@ -270,6 +272,13 @@ describe('methods a Fetch Request cannot carry', () => {
 })
 
 describe('upgrades and HEAD /', () => {
+  it('the HTTP/2 preface (prior knowledge): a 400 saying the listener speaks HTTP/1.1, and the server keeps serving', async () => {
+    const res = await exchange(port, 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n')
+    expect(res.status).toBe(400)
+    expect((JSON.parse(res.body) as { message: string }).message).toBe('[mockyard] HTTP/2 with prior knowledge (the HTTP/2 preface) is not served: the listener speaks HTTP/1.1. Send HTTP/1.1 (curl: drop --http2-prior-knowledge)')
+    expect((await fetch(`${server.url}/v1/simple`)).status).toBe(200)
+  })
+
   it('Upgrade: h2c (curl --http2, Java\'s HttpClient) is answered over HTTP/1.1, as the request it also is', async () => {
     const res = await exchange(port, 'GET /v1/simple HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, HTTP2-Settings, close\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAoAAAAAIAAAAA\r\n\r\n')
     expect(res.status).toBe(200)
@@ -515,6 +524,29 @@ describe('stop() waits for responses in flight only', () => {
     expect(JSON.parse(answer.body)).toEqual({ file: 'simple.json' })
     expect(order.indexOf('half')).toBeLessThan(order.indexOf('slow'))
     expect(order.indexOf('bare')).toBeLessThan(order.indexOf('slow'))
+  })
+})
+
+describe('a connection that sends nothing', () => {
+  it('is closed after the silence allowed (60 s; shortened here), while a connection in use stays open', async () => {
+    const instance = await createInstance({ routes: writeMocks({ 'v1/simple': { file: 'simple.json' } }, named('simple.json')).routes, logProvider: captureLogs().logProvider }, { latency: 0, watch: false, logLevel: 'error' })
+    const own = await listen(instance, '127.0.0.1', 0, { silentMs: 300 })
+    try {
+      const silent = connect(own.port, '127.0.0.1')
+      silent.on('error', () => {})
+      const silentClosed = new Promise<void>((resolve) => silent.on('close', () => resolve()))
+      // A keep-alive connection that sent a request, then idles (node's keepAliveTimeout is 5 s).
+      const used = connect(own.port, '127.0.0.1')
+      let answered = ''
+      used.on('data', (chunk) => (answered += chunk.toString('latin1')))
+      used.write('GET /v1/simple HTTP/1.1\r\nHost: localhost\r\n\r\n')
+      await silentClosed
+      expect(answered).toContain('HTTP/1.1 200 OK')
+      expect(used.destroyed).toBe(false)
+      used.destroy()
+    } finally {
+      await own.stop()
+    }
   })
 })
 
