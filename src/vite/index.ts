@@ -13,7 +13,7 @@ import type { SerializedConfig } from '../browser/config.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { contentTypeOf } from '../core/build-response.js'
 import { listFiles } from '../core/validate-routes.js'
-import type { RouteSource } from '../core/compile-routes.js'
+import { compileRoutes, type RouteSource } from '../core/compile-routes.js'
 import { openConfigSource, type ConfigSource, type SourceLogger } from '../config/config-source.js'
 import type { FolderFiles } from '../config/folder-files.js'
 import { findLocalMocks, resolveConfig, type ResolvedConfig } from '../config/load-config.js'
@@ -48,6 +48,9 @@ export interface MockyardViteOptions extends MockyardOptions {
 export const VIRTUAL_MODULE_ID = 'virtual:mockyard'
 const RESOLVED_VIRTUAL_ID = '\0' + VIRTUAL_MODULE_ID
 const WORKER_FILE = 'mockServiceWorker.js'
+/** Options only a listener reads (and `validate`, not offered in the browser): given to the plugin, a warning. */
+const SERVER_ONLY_OPTIONS = ['port', 'host', 'limit', 'admin', 'proxy', 'validate'] as const
+
 /** The plugin's own option names, next to mockyard's (`handlers` is refused with its own warning). */
 const PLUGIN_OPTION_NAMES = ['config', 'build'] as const
 const PREFIX = '@mockyard/'
@@ -63,6 +66,8 @@ interface Loaded {
   dataFolders: Map<string, FolderFiles>
   /** The data files the routes name, absolute: only these are followed (docs/behaviour.md, "Live reload and the working folder"). */
   dataFiles: Set<string>
+  /** How many routes the page serves: counted as it counts them, one per key whichever files name it. */
+  routeCount?: number
 }
 
 /** A reload the config source refused: it logged the error and keeps the last good table. */
@@ -210,7 +215,8 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
         if (!folderList.includes(folder)) folderList.push(folder)
         const path = `/${PREFIX}data/${folderList.indexOf(folder)}/`
         dataFolders.set(path, folder)
-        return { file: source.file, routes: source.routes, dataUrl: `${prefix}${path.slice(1)}` }
+        // Named from Vite's root, as the terminal names it: a build holds no path of the machine that built it.
+        return { file: displayPath(source.file, root), routes: source.routes, dataUrl: `${prefix}${path.slice(1)}` }
       }),
       workerUrl: `${prefix}${WORKER_FILE}`,
       warnings: messages,
@@ -218,7 +224,7 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
     if (resolved.options.latency !== undefined) config.latency = resolved.options.latency
     if (resolved.options.pluginContext !== undefined) config.pluginContext = resolved.options.pluginContext
     const dataFiles = new Set(sources.flatMap((source) => listFiles(source.routes).flatMap(({ name }) => (source.files as FolderFiles).pathOf(name) ?? [])))
-    return { config, routesFiles: routesFilesOf(resolved), configFile: resolved.configFile, sourceFolders, dataFolders, dataFiles }
+    return { config, routesFiles: routesFilesOf(resolved), configFile: resolved.configFile, sourceFolders, dataFolders, dataFiles, routeCount: compileRoutes(sources).routes.length }
   }
 
   /** Loads the config (the first time), or reloads it through the config source. */
@@ -241,6 +247,10 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       for (const message of messages) logger.warn(message)
       if (handlers?.length || opened.config.handlers.length > 0) {
         logger.warn(formatMessage('msw handlers in the mockyard options or plugins do not reach the browser. Pass them to startWorker({ handlers }) in the app instead.'))
+      }
+      const ignored = SERVER_ONLY_OPTIONS.filter((name) => (mockyardOptions as Record<string, unknown>)[name] !== undefined)
+      if (ignored.length > 0) {
+        logger.warn(formatMessage(`${ignored.map((name) => `"${name}"`).join(', ')} ${ignored.length === 1 ? 'has' : 'have'} no effect in the browser: the service worker answers the page, with no port, no listener and no contract check. Remove ${ignored.length === 1 ? 'it' : 'them'}, or run the CLI (npx mockyard) for a listener.`))
       }
       lastGood = latest = serialize(opened.config, opened.sources, messages)
       return lastGood
@@ -359,7 +369,7 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
     },
     async configureServer(server) {
       const state = await current()
-      const routes = state.config.sources.reduce((sum, source) => sum + Object.keys(source.routes).length, 0)
+      const routes = state.routeCount ?? 0
       if (!state.config.error) {
         logger.info(formatMessage(`serving ${countOf(routes, 'route')} from ${state.config.sources.map((s) => displayPath(s.file, root)).join(', ')} to the browser: the app's entry calls startWorker() from mockyard/browser.`))
       }

@@ -42,7 +42,7 @@ test.describe('the Vite app', () => {
     const messages = collectConsole(page)
     await openApp(page)
     expect(messages.filter((m) => m.includes('[mockyard]'))).toEqual([
-      expect.stringMatching(/^info: \[mockyard\] mocking 13 routes from .*examples\/routes\.json, .*app\/mocks\/routes\.json in this page \(worker \/mockServiceWorker\.js, latency 0 ms\)\. Requests no route answers go to the network, with a warning\.$/),
+      expect.stringMatching(/^info: \[mockyard\] mocking 13 routes from .*examples\/routes\.json, (.*app\/)?mocks\/routes\.json in this page \(worker \/mockServiceWorker\.js, latency 0 ms\)\. Requests no route answers go to the network, with a warning\.$/),
     ])
     // msw is quiet: no per-request groups, no "Mocking enabled".
     expect(messages.filter((m) => m.includes('[MSW]'))).toEqual([])

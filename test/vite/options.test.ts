@@ -38,6 +38,33 @@ describe('the Vite plugin checks its options as every surface does', () => {
     expect(logs.info.join('\n')).not.toContain('bundled')
   })
 
+  it('options only a listener reads (and validate) are a warning that they have no effect in the browser', async () => {
+    const mocks = writeMocks({ 'v1/users': { file: 'users.json' } }, named('users.json'))
+    const { logs } = await served({ routes: mocks.routes, port: 3001, proxy: 'http://127.0.0.1:9', validate: 'openapi.yaml' })
+    expect(logs.warn).toEqual([
+      '[mockyard] "port", "proxy", "validate" have no effect in the browser: the service worker answers the page, with no port, no listener and no contract check. Remove them, or run the CLI (npx mockyard) for a listener.',
+    ])
+  })
+
+  it('names the routes files from the root, so a build holds no path of the machine that built it', async () => {
+    const root = tempDir()
+    mkdirSync(join(root, 'mocks', 'data'), { recursive: true })
+    writeFileSync(join(root, 'mocks', 'routes.json'), JSON.stringify({ 'v1/local': { file: 'local.json' } }))
+    writeFileSync(join(root, 'mocks', 'data', 'local.json'), '{}')
+    const { config } = await served({ routes: join(root, 'mocks', 'routes.json') }, root)
+    expect(config.sources.map((source) => source.file)).toEqual(['mocks/routes.json'])
+  })
+
+  it('the terminal counts the routes as the page does: a key two routes files name is one route', async () => {
+    const first = writeMocks({ 'v1/a': { file: 'a.json' }, 'v1/shared': { file: 'a.json' } }, named('a.json'))
+    const second = writeMocks({ 'v1/b': { file: 'b.json' }, 'v1/shared': { file: 'b.json' } }, named('b.json'))
+    const plugin = mockyard({ routes: [first.routes, second.routes], watch: false }) as Plugin & { configResolved: (config: unknown) => void; configureServer: (server: unknown) => Promise<void> }
+    const info: string[] = []
+    plugin.configResolved({ root: first.dir, base: '/', logger: { info: (m: string) => info.push(m), warn: () => {}, error: () => {} } })
+    await plugin.configureServer({ middlewares: { use: () => {} } })
+    expect(info.find((line) => line.includes('serving'))).toMatch(/^\[mockyard\] serving 3 routes from /)
+  })
+
   it('with no options at all it still serves the bundled mocks', async () => {
     const { config, logs } = await served({})
     expect(config.sources.length).toBeGreaterThan(0)
