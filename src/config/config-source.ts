@@ -4,6 +4,7 @@
  * table while the config is broken (docs/behaviour.md, "Live reload and the working folder").
  * It knows nothing of requests: it reports each new table to its owner (see ARCHITECTURE.md).
  */
+import { existsSync } from 'node:fs'
 import { isAbsolute, relative } from 'node:path'
 import type { RouteSource } from '../core/compile-routes.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
@@ -204,14 +205,16 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
       fileWatch = watchFiles((paths) => {
         let configChanged = false
         let routesChanged = false
+        const dataChanged: string[] = []
         for (const path of paths) {
           if (path === config.configFile) configChanged = true
           if (routesPaths.has(path)) routesChanged = true
           const users = dataPaths.get(path)
           if (!users) continue
           for (const { files, name } of users) files.invalidate(name)
-          log.info(formatMessage(`data file changed, served fresh from now on: ${path}`))
+          dataChanged.push(path)
         }
+        for (const line of dataChangeLines(dataChanged)) log.info(formatMessage(line))
         if (configChanged || routesChanged) reload(configChanged)
       }, (folder, error) => {
         log.warn(formatMessage(`cannot watch ${folder} (${error.code ?? error.message}): edits there are not reloaded. Raise the system's limit of file watches (fs.inotify.max_user_watches on Linux), or restart mockyard after editing.`))
@@ -241,4 +244,25 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
 function shownPath(path: string): string {
   const shown = relative(process.cwd(), path)
   return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown
+}
+
+/** The first few of many paths, then how many more (`a, b, c and 17 more`). */
+function someOf(paths: readonly string[]): string {
+  const shown = paths.slice(0, 3).join(', ')
+  return paths.length > 3 ? `${shown} and ${paths.length - 3} more` : shown
+}
+
+/**
+ * The log lines of data files changed at once (a save, a `git checkout`, a folder removed): one
+ * for those that changed and one for those that are gone, each naming a few, not a line per file.
+ */
+function dataChangeLines(paths: readonly string[]): string[] {
+  const gone = paths.filter((path) => !existsSync(path))
+  const changed = paths.filter((path) => !gone.includes(path))
+  const lines: string[] = []
+  if (changed.length === 1) lines.push(`data file changed, served fresh from now on: ${changed[0]}`)
+  else if (changed.length > 1) lines.push(`${changed.length} data files changed, served fresh from now on: ${someOf(changed)}`)
+  if (gone.length === 1) lines.push(`data file removed, it answers 404 until it is back: ${gone[0]}`)
+  else if (gone.length > 1) lines.push(`${gone.length} data files removed, they answer 404 until they are back: ${someOf(gone)}`)
+  return lines
 }

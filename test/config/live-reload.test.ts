@@ -3,7 +3,7 @@
  * library surfaces: what the middleware and `folderFiles` watch, and what they serve through
  * symlinks. The CLI cases (log files, node_modules, signals) are in test/cli/watch.test.ts.
  */
-import { mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createMiddleware, startMockServer } from 'mockyard/node'
@@ -68,6 +68,28 @@ describe('live reload follows folders moved away and swapped in whole', () => {
       writeFileSync(join(root, 'mocks.old', 'data', 'a.json'), '"stale"')
       await new Promise((resolve) => setTimeout(resolve, 400))
       expect(await text()).toBe('"edited"')
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
+describe('the log of many data files changed at once', () => {
+  it('a folder removed (rm -rf, git checkout): one line for the files gone, naming a few, not a line per file', async () => {
+    const names = Array.from({ length: 8 }, (_, index) => `f${index}.json`)
+    const mocks = writeMocks(Object.fromEntries(names.map((name) => [`v1/${name.slice(0, -5)}`, { file: name }])), Object.fromEntries(names.map((name) => [name, '{}'])))
+    const logs = captureLogs()
+    const server = await startMockServer({ routes: mocks.routes, data: mocks.data, watch: true, logProvider: logs.logProvider })
+    try {
+      // Read once, so that each file is one the server serves from memory.
+      for (const name of names) expect((await fetch(`${server.url}/v1/${name.slice(0, -5)}`)).status).toBe(200)
+      rmSync(mocks.data, { recursive: true })
+      await until(async () => (await fetch(`${server.url}/v1/f0`)).status === 404, 5000, 'the data folder removed')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      const lines = logs.info.filter((line) => line.includes('data file'))
+      expect(lines.length).toBeLessThanOrEqual(2)
+      expect(lines.join('\n')).toMatch(/\[mockyard\] (8 data files removed, they answer 404 until they are back: .*f\d\.json, .*f\d\.json, .*f\d\.json and 5 more|\d data files removed)/)
+      expect(lines.join('\n')).not.toContain('served fresh')
     } finally {
       await server.stop()
     }
