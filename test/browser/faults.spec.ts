@@ -24,6 +24,30 @@ test.describe('faults in the worker', () => {
     ])
   })
 
+  test("truncate of a stream: the page's reader gets the first half of the pieces before the error, every time", async ({ page }) => {
+    await openApp(page, '/faults.html')
+    const reads = await page.evaluate(async () => {
+      const seen: string[] = []
+      for (let i = 0; i < 20; i++) {
+        const res = await fetch('/v1/cut-stream')
+        const reader = res.body!.getReader()
+        let text = ''
+        try {
+          for (;;) {
+            const { done, value } = await reader.read()
+            if (done) break
+            text += new TextDecoder().decode(value)
+          }
+          seen.push(`complete: ${text.split('\n').length - 1} lines`)
+        } catch (error) {
+          seen.push(`${(error as Error).name} after ${text.split('\n').length - 1} lines`)
+        }
+      }
+      return seen
+    })
+    expect(reads).toEqual(Array.from({ length: 20 }, () => 'TypeError after 5 lines'))
+  })
+
   test("truncate: the page's reader gets the first half before the error, every time", async ({ page }) => {
     await openApp(page, '/faults.html')
     const reads = await page.evaluate(async () => {
