@@ -41,6 +41,8 @@ interface Parameter {
   types: Set<string>
   /** The names of the properties an object value can have (a `form` object with `explode` spreads them over the query). */
   properties: string[]
+  /** The types each property's values can take, and its items' for an array (empty: any), to read its text as the schema wants. */
+  propertyTypes: Map<string, { types: Set<string>; items: Set<string> }>
   /** `style`, with OpenAPI's default for the place (`form` in the query, else `simple`), and `explode`. */
   style: string
   explode: boolean
@@ -170,8 +172,8 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
     const base = known.operation.patterns[pattern]!.length - known.template.length
     for (const parameter of known.parameters) {
       let raw: string | string[] | undefined
-      /** An object spread over the query (`filter[role]=admin`, `lat=1&lng=2`): present, not validated. */
-      let spread = false
+      /** An object spread over the query (`filter[role]=admin`, `lat=1&lng=2`): its properties' texts, as sent. */
+      let spread: Map<string, string[]> | undefined
       if (parameter.in === 'path') {
         const at = known.template.findIndex((segment) => templateNames(segment).includes(parameter.name))
         const segment = at >= 0 ? segments[base + at] : undefined
@@ -186,15 +188,15 @@ export function createTrafficCheck(api: OpenApiDocument): TrafficCheck {
       }
       const pointer = `/${parameter.in}/${parameter.name.replace(/~/g, '~0').replace(/\//g, '~1')}`
       const what = `the ${parameter.in === 'header' ? 'header' : `${parameter.in} parameter`} "${parameter.name}"`
-      if (raw === undefined) {
-        if (parameter.required && !spread) violations.push({ where: 'request', pointer, message: `${what} is required by ${known.name}, and the request has none`, schema: where(`${known.pointer}/parameters`) })
+      if (raw === undefined && spread === undefined) {
+        if (parameter.required) violations.push({ where: 'request', pointer, message: `${what} is required by ${known.name}, and the request has none`, schema: where(`${known.pointer}/parameters`) })
         continue
       }
       if (parameter.schema === undefined || parameter.schemaPointer === undefined) continue
       // Each way the text can be read as a value of the schema, best guess first: the request is
       // valid when one of them is (a false violation would fail a user's test); else the errors of the first.
       let first: Violation[] | undefined
-      for (const value of readings(doc, parameter, raw)) {
+      for (const value of raw !== undefined ? readings(doc, parameter, raw) : objectReadings(parameter, spread!)) {
         const found = validate(value, parameter.schemaPointer, 'request', pointer, (error) => `${what} ${describeError(error)} (${known.name})`)
         if (found.length === 0) {
           first = undefined
@@ -334,6 +336,7 @@ function parametersOf(api: OpenApiDocument, operation: Operation): Parameter[] {
         schemaPointer,
         types: shape.types,
         properties: shape.properties,
+        propertyTypes: isObject(schema) && shape.types.has('object') ? propertyTypesOf(api.doc, schema) : new Map(),
         style,
         explode,
         separator: separatorOf(style, explode),
@@ -391,14 +394,74 @@ function shapeOf(doc: Json, schema: Json): { types: Set<string>; properties: str
 }
 
 /**
- * Whether an object parameter is in the query as its style spreads it: `deepObject` as
- * `filter[role]=admin`; `form` with `explode` (the default) as its properties, `lat=1&lng=2`
- * (a schema that names no property could be any of the query's names: taken as sent).
+ * An object parameter as its style spreads it over the query, by property, or undefined when it is
+ * not there: `deepObject` as `filter[role]=admin`; `form` with `explode` (the default) as its
+ * properties, `lat=1&lng=2`. A schema that names no property could be any of the query's names,
+ * and a deeper `filter[a][b]` has no agreed reading: present, with no property read (nothing to
+ * validate, rather than a violation reported wrongly).
  */
-function objectInQuery(parameter: Parameter, query: URLSearchParams): boolean {
-  if (parameter.style === 'deepObject') return [...query.keys()].some((key) => key.startsWith(`${parameter.name}[`))
-  if (parameter.style === 'form' && parameter.explode) return parameter.properties.length === 0 || parameter.properties.some((name) => query.has(name))
-  return false
+function objectInQuery(parameter: Parameter, query: URLSearchParams): Map<string, string[]> | undefined {
+  const found = new Map<string, string[]>()
+  const add = (name: string, value: string) => {
+    const values = found.get(name)
+    if (values) values.push(value)
+    else found.set(name, [value])
+  }
+  if (parameter.style === 'deepObject') {
+    const prefix = `${parameter.name}[`
+    let present = false
+    let readable = true
+    for (const [key, value] of query) {
+      if (!key.startsWith(prefix)) continue
+      present = true
+      const inner = key.slice(prefix.length, -1)
+      if (!key.endsWith(']') || inner.includes('[') || inner.includes(']')) readable = false
+      else add(inner, value)
+    }
+    return !present ? undefined : readable ? found : new Map()
+  }
+  if (parameter.style === 'form' && parameter.explode) {
+    if (parameter.properties.length === 0) return new Map()
+    for (const name of parameter.properties) for (const value of query.getAll(name)) add(name, value)
+    return found.size > 0 ? found : undefined
+  }
+  return undefined
+}
+
+/**
+ * The values an object spread over the query can stand for: each property read as its schema's
+ * types want (`lat=1` a number, `open=true` a boolean, repeated values an array), then every
+ * property as its text. None when its properties could not be read (`objectInQuery`).
+ */
+function objectReadings(parameter: Parameter, spread: Map<string, string[]>): unknown[] {
+  if (spread.size === 0) return []
+  const guessed: Record<string, unknown> = {}
+  const texts: Record<string, unknown> = {}
+  for (const [name, values] of spread) {
+    const { types, items } = parameter.propertyTypes.get(name) ?? { types: new Set<string>(), items: new Set<string>() }
+    const many = values.length > 1 || (types.has('array') && ![...types].some((type) => type !== 'array'))
+    guessed[name] = many ? values.map((value) => scalars(value, types.has('array') ? items : types)[0]) : scalars(values[0]!, types)[0]
+    texts[name] = many ? values : values[0]
+  }
+  return JSON.stringify(guessed) === JSON.stringify(texts) ? [guessed] : [guessed, texts]
+}
+
+/** The types of each property an object schema names (and of its items, for an array), through `$ref`s and its branches. */
+function propertyTypesOf(doc: Json, schema: Json): Map<string, { types: Set<string>; items: Set<string> }> {
+  const byName = new Map<string, { types: Set<string>; items: Set<string> }>()
+  for (const value of applying(doc, [schema])) {
+    if (!isObject(value.properties)) continue
+    for (const [name, raw] of Object.entries(value.properties)) {
+      const property = deref(doc, raw)
+      if (!isObject(property)) continue
+      const shape = byName.get(name) ?? { types: new Set<string>(), items: new Set<string>() }
+      for (const type of shapeOf(doc, property).types) shape.types.add(type)
+      const items = firstItems(doc, property)
+      if (items) for (const type of shapeOf(doc, items).types) shape.items.add(type)
+      byName.set(name, shape)
+    }
+  }
+  return byName
 }
 
 /**

@@ -194,7 +194,7 @@ describe('parameters as their styles and schemas send them', () => {
       '/users': {
         get: {
           parameters: [
-            { name: 'filter', in: 'query', required: true, style: 'deepObject', explode: true, schema: { type: 'object', properties: { role: { type: 'string' } } } },
+            { name: 'filter', in: 'query', required: true, style: 'deepObject', explode: true, schema: { type: 'object', additionalProperties: false, properties: { role: { type: 'string' }, age: { type: 'integer', minimum: 18 }, tags: { type: 'array', items: { type: 'integer' } }, active: { type: 'boolean' } } } },
             { name: 'point', in: 'query', required: true, schema: { type: 'object', required: ['lat', 'lng'], properties: { lat: { type: 'number' }, lng: { type: 'number' } } } },
           ],
           responses: { 200: { description: 'ok' } },
@@ -232,8 +232,23 @@ describe('parameters as their styles and schemas send them', () => {
 
   it('a required object parameter spread over the query (deepObject, form with explode) is present', () => {
     expect(messages('/users?filter[role]=admin&lat=48.8&lng=2.3')).toEqual([])
-    expect(messages('/users?lat=48.8')).toEqual(['/query/filter: the query parameter "filter" is required by GET /users, and the request has none'])
+    expect(messages('/users?lat=48.8&lng=2.3')).toEqual(['/query/filter: the query parameter "filter" is required by GET /users, and the request has none'])
     expect(messages('/users?filter[role]=admin')).toEqual(['/query/point: the query parameter "point" is required by GET /users, and the request has none'])
+  })
+
+  it("an object spread over the query is validated, each property read as its schema's type", () => {
+    expect(messages('/users?filter[age]=30&filter[tags]=1&filter[tags]=2&filter[active]=true&lat=48.8&lng=2.3')).toEqual([])
+    expect(messages('/users?filter[age]=12&lat=1&lng=2')).toEqual(['/query/filter/age: the query parameter "filter" must be >= 18 (GET /users)'])
+    expect(messages('/users?filter[tags]=1&filter[tags]=x&lat=1&lng=2')).toEqual(['/query/filter/tags/1: the query parameter "filter" must be integer (GET /users)'])
+    expect(messages('/users?filter[colour]=red&lat=1&lng=2')).toEqual(['/query/filter: the query parameter "filter" must NOT have additional properties ("colour") (GET /users)'])
+    // form with explode: the properties it names, read as numbers; one missing is a violation of the object.
+    expect(messages('/users?filter[role]=a&lat=north&lng=2')).toEqual(['/query/point/lat: the query parameter "point" must be number (GET /users)'])
+    expect(messages('/users?filter[role]=a&lat=1')).toEqual(["/query/point: the query parameter \"point\" must have required property 'lng' (GET /users)"])
+    // A deeper filter[a][b] has no agreed reading: present, not validated.
+    expect(messages('/users?filter[a][b]=1&lat=1&lng=2')).toEqual([])
+    // Stripe's range object, beside its integer form.
+    expect(messages('/charges?created[gt]=1700000000')).toEqual([])
+    expect(messages('/charges?created[gt]=soon')).toContain('/query/created: the query parameter "created" must match a schema in anyOf (GET /charges)')
   })
 })
 
