@@ -11,7 +11,7 @@ import { BUNDLED_CONFIG, findLocalMocks } from '../config/load-config.js'
 import { createLogger, LOG_LEVELS, type LogLevel } from '../config/logger.js'
 import { validateOptions, type MockyardOptions } from '../config/options.js'
 import { listeningLine } from '../listener/address.js'
-import { listen, packageInfo } from '../listener/server.js'
+import { listen, packageInfo, STOP_GRACE_MS } from '../listener/server.js'
 import { attachContract } from '../check/contract.js'
 import { shownTarget, targetIsListener } from '../forward/forward.js'
 import { listenProblem } from './listen-problem.js'
@@ -199,7 +199,7 @@ async function main(argv: string[]): Promise<void> {
     }
     stopping = true
     logger.info(formatMessage(`${signal}: stopping (requests in flight finish first; ${signal} again exits at once).`))
-    running.stop().then(
+    running.stop({ graceMs: STOP_GRACE_MS }).then(
       () => process.exit(0),
       () => process.exit(1),
     )

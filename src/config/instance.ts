@@ -95,6 +95,8 @@ export interface Instance {
   lifetime(session?: string): AbortSignal
   /** Ends everything open (streams, hung requests: every session's lifetime) at once: the surface is stopping. */
   endOpen(): void
+  /** After `endOpen()`: the latencies still running end, and their requests are answered at once (a stop's grace is over). */
+  answerWaiting(): void
   /** Stops watching files and ends everything open. */
   /**
    * Checks each answered exchange against an OpenAPI document from now on: the `validate`
@@ -234,6 +236,7 @@ export async function createInstance(
     reset: pipeline.reset,
     lifetime: pipeline.lifetime,
     endOpen: pipeline.close,
+    answerWaiting: pipeline.hurry,
     setTrafficCheck: pipeline.setTrafficCheck,
     get trafficCheck() {
       return pipeline.trafficCheck

@@ -104,33 +104,45 @@ export interface Engine {
 /**
  * The reason a session's lifetime ends with when the surface stops (`Pipeline.close`), rather
  * than at a reset: open streams and hung requests end, but a latency still runs, as a request in
- * flight is answered during a graceful stop (its connection, closed after the grace, ends it).
+ * flight is answered during a graceful stop, until `hurry` aborts (the grace is over): then it
+ * ends, and the request is answered at once rather than cut off.
  */
-export const SURFACE_STOPPING = Symbol('mockyard: the surface is stopping')
+export class SurfaceStopping {
+  constructor(readonly hurry: AbortSignal) {}
+}
 
 /**
  * A route's latency. It ends early when the client gives up or its connection closes (the
- * request's signal) and when its session is reset: no timer outlives the request, so a test
- * process exits when its tests are done, not when the longest latency would have.
+ * request's signal), when its session is reset, and when a stopping surface's grace is over: no
+ * timer outlives the request, so a test process exits when its tests are done, not when the
+ * longest latency would have.
  */
 function sleep(ms: number, answering: Answering): Promise<void> {
   const signal = answering.signal ?? answering.request.left
   const lifetime = answering.lifetime()
-  const reset = lifetime !== undefined && lifetime.aborted && lifetime.reason !== SURFACE_STOPPING
-  if (signal?.aborted || reset) return Promise.resolve()
+  const over = (reason: unknown) => !(reason instanceof SurfaceStopping) || reason.hurry.aborted
+  if (signal?.aborted || (lifetime?.aborted && over(lifetime.reason))) return Promise.resolve()
   return new Promise<void>((resolve) => {
+    let hurry: AbortSignal | undefined
     const done = () => {
       realClearTimeout(timer)
       signal?.removeEventListener('abort', done)
       lifetime?.removeEventListener('abort', ended)
+      hurry?.removeEventListener('abort', done)
       resolve()
     }
+    /** The session's lifetime ended: a reset answers now; a stop, once its grace is over. */
     const ended = () => {
-      if (lifetime!.reason !== SURFACE_STOPPING) done()
+      const reason = lifetime!.reason
+      if (over(reason)) return done()
+      hurry = (reason as SurfaceStopping).hurry
+      hurry.addEventListener('abort', done, { once: true })
     }
     const timer = realSetTimeout(done, ms)
     signal?.addEventListener('abort', done, { once: true })
-    if (lifetime !== undefined && !lifetime.aborted) lifetime.addEventListener('abort', ended, { once: true })
+    if (lifetime === undefined) return
+    if (lifetime.aborted) ended()
+    else lifetime.addEventListener('abort', ended, { once: true })
   })
 }
 

@@ -6,7 +6,7 @@
  */
 import type { RequestHandler } from 'msw'
 import { compileRoutes, type RouteSource, type RouteTable } from '../core/compile-routes.js'
-import { createEngine, SURFACE_STOPPING, type Engine, type EngineOptions, type HandleOptions, type HandleResult, type MatchInfo, type SharedEngineOptions } from '../core/create-engine.js'
+import { createEngine, SurfaceStopping, type Engine, type EngineOptions, type HandleOptions, type HandleResult, type MatchInfo, type SharedEngineOptions } from '../core/create-engine.js'
 import { replacedMethods, SCHEMA_KEY } from '../core/routes-model.js'
 import { createSequenceState, sequencePrefix } from '../core/sequence-state.js'
 import { formatMessage } from '../core/errors.js'
@@ -140,6 +140,11 @@ export interface Pipeline {
   lifetime(session?: string): AbortSignal
   /** Ends everything open (every session's lifetime): the surface is stopping. */
   close(): void
+  /**
+   * After `close()`: the latencies still running end, and their requests are answered at once (a
+   * stopping listener's grace is over). Open streams and hangs ended with `close()` already.
+   */
+  hurry(): void
   /** Checks each answered exchange against an OpenAPI document from now on (the `validate` option). */
   setTrafficCheck(check: TrafficCheck | undefined): void
   /** The checker of the `validate` option, when set. */
@@ -216,9 +221,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     lifetimes.delete(session)
   }
   /** Set by `close()`: what opens later (a hang after its latency, a stream whose latency was still running) ends at once. */
-  let closed = false
+  let closed: SurfaceStopping | undefined
+  /** Aborted by `hurry()`: the latencies still running during a stop end, and their requests are answered. */
+  const hurried = new AbortController()
   function lifetime(session = ''): AbortSignal {
-    if (closed) return AbortSignal.abort(SURFACE_STOPPING)
+    if (closed) return AbortSignal.abort(closed)
     let controller = lifetimes.get(session)
     if (controller === undefined) {
       controller = new AbortController()
@@ -456,8 +463,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     },
     lifetime,
     close() {
-      closed = true
-      endLifetimes(SURFACE_STOPPING)
+      closed ??= new SurfaceStopping(hurried.signal)
+      endLifetimes(closed)
+    },
+    hurry() {
+      hurried.abort()
     },
     setTrafficCheck(check) {
       trafficCheck = check

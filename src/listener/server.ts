@@ -37,9 +37,10 @@ export interface RunningServer extends HarnessApi {
   readonly server: Server
   /**
    * Stops accepting connections, closes idle keep-alive connections, lets responses in flight
-   * finish (their latency included) for up to `graceMs` (default 10 s, as the CLI on Ctrl-C),
-   * then closes every connection left. Open streams and hung requests are not in flight: they end
-   * at once.
+   * finish (their latency included) for up to `graceMs` (default 100 ms; the CLI gives 10 s on
+   * Ctrl-C). Then a request still waiting on its latency is answered at once, as at a reset, and
+   * what is left (a forwarded request, an upload) is cut. Open streams and hung requests are not
+   * in flight: they end at once.
    */
   stop(options?: { graceMs?: number }): Promise<void>
 }
@@ -47,8 +48,11 @@ export interface RunningServer extends HarnessApi {
 /** How long a connection may stay open without sending a byte (node's own `headersTimeout`). */
 export const SILENT_CONNECTION_MS = 60_000
 
-/** How long requests in flight may take to finish when a listener stops (`stop()`, the CLI's SIGINT and SIGTERM). */
+/** How long requests in flight may take to finish when the CLI stops (SIGINT, SIGTERM). */
 export const STOP_GRACE_MS = 10_000
+
+/** After the grace, how long the requests answered at once have to be written before every connection closes. */
+const ANSWER_WAITING_MS = 200
 
 /** Starts a `node:http` listener over an instance (`silentMs`: how long a connection may send nothing, shortened by tests). */
 export async function listen(instance: Instance, host: string, port: number, { silentMs = SILENT_CONNECTION_MS } = {}): Promise<RunningServer> {
@@ -117,7 +121,7 @@ export async function listen(instance: Instance, host: string, port: number, { s
     port: address.port,
     host,
     server,
-    stop({ graceMs = STOP_GRACE_MS } = {}) {
+    stop({ graceMs = 100 } = {}) {
       stopping ??= new Promise<void>((resolve) => {
         // docs/behaviour.md, "The dashboard": its event streams are not requests to wait for.
         closeEventStreams(instance)
@@ -131,11 +135,20 @@ export async function listen(instance: Instance, host: string, port: number, { s
         // not fully arrived (a head still being sent, a client that opened a socket and waits)
         // has nothing in flight: it closes at once too, so it cannot hold the stop for `graceMs`.
         const sweep = setInterval(() => closeWaiting(server, sockets), 20)
-        const force = setTimeout(() => server.closeAllConnections(), graceMs)
+        // The grace is over: a request still waiting on its latency is answered now (as at a
+        // reset), not cut off; what is still open a moment later (a request forwarded to a back
+        // end that does not answer, an upload) is cut.
+        let cut: NodeJS.Timeout | undefined
+        const force = setTimeout(() => {
+          instance.answerWaiting()
+          cut = setTimeout(() => server.closeAllConnections(), ANSWER_WAITING_MS)
+          cut.unref()
+        }, graceMs)
         force.unref()
         server.close(() => {
           clearInterval(sweep)
           clearTimeout(force)
+          clearTimeout(cut)
           resolve()
         })
         closeWaiting(server, sockets)

@@ -56,7 +56,7 @@ describe("a route's latency ends with the request's lifetime", () => {
     expect(run.ms).toBeLessThan(10_000)
   })
 
-  it('stop() lets a request in flight run its latency for the grace, then cuts it: no timer is left', () => {
+  it('stop() lets a request in flight run its latency for the grace, then answers it at once: no timer is left', () => {
     const run = exitAfter(`
       const answer = fetch(mocks.url + '/slow').then((res) => res.status, () => 'cut')
       await new Promise((resolve) => setTimeout(resolve, 200))
@@ -64,7 +64,8 @@ describe("a route's latency ends with the request's lifetime", () => {
       console.log(await answer)
     `)
     expect(run.status, run.stderr).toBe(0)
-    expect(run.stdout.trim()).toBe('cut')
+    expect(run.stdout.trim()).toBe('200')
+    // Generous: the latency is 30 s; an exit within 10 s can only mean its timer was cleared.
     expect(run.ms).toBeLessThan(10_000)
   })
 

@@ -568,15 +568,18 @@ describe('a client that leaves while its body is still arriving', () => {
   })
 })
 
-describe('stop() with no grace given waits for requests in flight, as the CLI on Ctrl-C', () => {
-  it('startMockServer().stop() and MockServer.stop() (its default latency of 250 ms) answer the request in flight', async () => {
+describe('stop() answers the requests in flight: within its grace, or at once when the grace is over', () => {
+  it('startMockServer().stop() and MockServer.stop() (its default latency of 250 ms) answer the request in flight, and stop quickly', async () => {
     const mocks = writeMocks({ 'v1/slow': { file: 'simple.json', latency: 500 } }, named('simple.json'))
     const own = await startMockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider })
     const first = fetch(`${own.url}/v1/slow`).then(async (res) => `${res.status} ${await res.text()}`, (error: Error) => `failed: ${error.message}`)
     // In flight: the request is read, its latency running.
     await new Promise((resolve) => setTimeout(resolve, 100))
+    const stopping = performance.now()
     await own.stop()
     expect(await first).toBe('200 {"file":"simple.json"}')
+    // Not the rest of the 500 ms latency, nor a long grace: test hooks time out.
+    expect(performance.now() - stopping).toBeLessThan(5000)
 
     // MockServer's own latency (250 ms) where the route sets none.
     const old = new MockServer({ routes: writeMocks({ 'v1/slow': { file: 'simple.json' } }, named('simple.json')).routes, logProvider: captureLogs().logProvider })
