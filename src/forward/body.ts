@@ -59,41 +59,63 @@ function overLimit(limit: number): PayloadTooLargeError {
  * Reads the body, then puts it back on the stream, unread as far as anyone after can tell: the
  * middleware scores a body and may still hand the request on (`next()`), and the body parser or
  * dev-server proxy after it must read the same bytes (docs/behaviour.md, "Requests on the wire").
- * The stream is read in paused mode (`read()`), so its `end` has not been emitted when the last
- * bytes are in (`atEnd`): they are `unshift`ed back, and `done` runs a tick later, once the
- * stream no longer listens for `readable` and a `data` listener starts it flowing again.
+ * The stream is read in paused mode, and only while it holds bytes (`read()` on an empty stream
+ * at its end would emit its `end`): once the end of the body has arrived (`atEnd`), what was read
+ * is `unshift`ed back before `end` can be emitted, and `done` runs a tick later, once the stream
+ * no longer listens for `readable` and a `data` listener starts it flowing again. An empty body
+ * that has already arrived (an async middleware ran first) is not touched at all.
  */
 function keptBody(req: IncomingMessage, limit: number, done: (error: Error | null, body: Uint8Array | null) => void): void {
   const chunks: Buffer[] = []
   let size = 0
-  const stop = () => {
-    req.off('readable', onReadable)
+  let finished = false
+  const finish = (error: Error | null, body: Uint8Array | null) => {
+    if (finished) return
+    finished = true
+    req.off('readable', take)
     req.off('error', onError)
+    req.off('end', onEnd)
+    done(error, body)
   }
-  const onError = (error: Error) => {
-    stop()
-    done(error, null)
-  }
-  const onReadable = () => {
-    let chunk: Buffer | null
-    while ((chunk = req.read() as Buffer | null) !== null) {
+  const onError = (error: Error) => finish(error, null)
+  // Not expected (nothing here lets the stream end), but a body must never wait for good.
+  const onEnd = () => finish(null, size === 0 ? null : Buffer.concat(chunks, size))
+  /** Takes what the stream holds; once the whole body is in, puts it back and finishes. */
+  function take(): void {
+    while (!finished && req.readableLength > 0) {
+      const chunk = req.read() as Buffer | null
+      if (chunk === null) break
       size += chunk.length
       if (size > limit) {
         // What the client still sends is drained by the 413's writer (answerThenDrain).
-        stop()
         chunks.length = 0
-        return done(overLimit(limit), null)
+        return finish(overLimit(limit), null)
       }
       chunks.push(chunk)
     }
-    if (!atEnd(req)) return
-    stop()
+    if (finished || !atEnd(req)) return
+    // An HTTP/2 client that cancels its stream ends the body early: that is a client that left.
+    if ((req as { aborted?: boolean }).aborted) return finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), null)
     const body = size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
-    if (body !== null) req.unshift(body)
+    finished = true
+    req.off('readable', take)
+    req.off('error', onError)
+    req.off('end', onEnd)
+    if (body === null) {
+      // An empty body's `end` may be on its way already (the stream's own `read(0)` when the
+      // `readable` listener came): `next()` runs now, so that what comes after sees it.
+      done(null, null)
+      return
+    }
+    req.unshift(body)
     process.nextTick(done, null, body)
   }
-  req.on('readable', onReadable)
+  // No body (`Content-Length: 0`), or the whole body here already and empty (a middleware before
+  // this one awaited something): nothing to wait for, and the stream is left exactly as it is.
+  if (req.headers['content-length'] === '0' || (atEnd(req) && req.readableLength === 0)) return done(null, null)
   req.on('error', onError)
+  req.on('end', onEnd)
+  req.on('readable', take)
 }
 
 /**

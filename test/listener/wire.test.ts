@@ -1,6 +1,6 @@
 /** docs/behaviour.md, "Requests on the wire" and the 413 of "Errors and limits": exact bytes over raw sockets. */
 import { connect } from 'node:net'
-import { connect as http2Connect, createServer as createHttp2Server } from 'node:http2'
+import { connect as http2Connect, constants as http2Constants, createServer as createHttp2Server } from 'node:http2'
 import { networkInterfaces } from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { AddressInfo } from 'node:net'
@@ -414,6 +414,55 @@ describe('the middleware follows the same rules', () => {
     } finally {
       host.closeAllConnections()
       await new Promise((resolve) => host.close(resolve))
+      await middleware.close()
+    }
+  })
+
+  it('empty bodies, behind an async middleware or not: the route answers, or what comes after sees the end of the body', async () => {
+    const middleware = await createMiddleware({ routes: writeMocks({ 'v1/logout': { put: { status: 204 } }, 'v1/things': { get: 'simple.json' } }, named('simple.json')).routes, latency: 0, watch: false, logProvider: captureLogs().logProvider })
+    // What comes after reads the stream to its end, as a proxy or a bare app does.
+    const after = (req: IncomingMessage, res: ServerResponse) => {
+      let bytes = 0
+      req.on('data', (chunk: Buffer) => (bytes += chunk.length))
+      req.on('end', () => res.end(`after read ${bytes} bytes`))
+    }
+    const hosts = {
+      // A session or auth lookup before mockyard: by the time it runs, an empty body has fully arrived.
+      'async before': createServer((req, res) => void setTimeout(() => middleware(req, res, () => after(req, res)), 20)),
+      'sync': createServer((req, res) => middleware(req, res, () => after(req, res))),
+    }
+    try {
+      for (const [name, host] of Object.entries(hosts)) {
+        await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve))
+        const base = `http://127.0.0.1:${(host.address() as AddressInfo).port}`
+        const send = (method: string, path: string) => fetch(`${base}${path}`, { method, signal: AbortSignal.timeout(5000) }).then(async (res) => `${res.status} ${await res.text()}`, (error: Error) => `failed: ${error.name}`)
+        expect([name, await send('PUT', '/v1/logout'), await send('POST', '/v1/logout'), await send('PUT', '/v1/things'), await send('POST', '/elsewhere')]).toEqual([name, '204 ', '200 after read 0 bytes', '200 after read 0 bytes', '200 after read 0 bytes'])
+        host.closeAllConnections()
+        await new Promise((resolve) => host.close(resolve))
+      }
+    } finally {
+      await middleware.close()
+    }
+  })
+
+  it('an HTTP/2 client that cancels mid-body left: its half body is neither answered nor recorded', async () => {
+    const logs = captureLogs()
+    const middleware = await createMiddleware({ routes: writeMocks({ 'v1/things': { post: [{ status: 201, params: { kind: 'a' } }] } }, named('simple.json')).routes, latency: 0, watch: false, logProvider: logs.logProvider })
+    const nexts: string[] = []
+    const h2 = createHttp2Server((req, res) => middleware(req as never, res as never, () => void nexts.push('next')))
+    await new Promise<void>((resolve) => h2.listen(0, '127.0.0.1', resolve))
+    const client = http2Connect(`http://127.0.0.1:${(h2.address() as AddressInfo).port}`)
+    try {
+      const stream = client.request({ ':method': 'POST', ':path': '/v1/things', 'content-type': 'application/json', 'content-length': '40' })
+      stream.on('error', () => {})
+      stream.write('{"kind":"a"')
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      stream.close(http2Constants.NGHTTP2_CANCEL)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect({ nexts, requests: middleware.requests(), errors: logs.error }).toEqual({ nexts: [], requests: [], errors: [] })
+    } finally {
+      client.close()
+      await new Promise((resolve) => h2.close(resolve))
       await middleware.close()
     }
   })
