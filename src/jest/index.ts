@@ -32,6 +32,8 @@ interface CircusNode {
   status?: string | null
   errors?: unknown[]
   children?: CircusNode[]
+  name?: string
+  parent?: CircusNode
 }
 
 /** jest-circus's state, which Jest 29 and 30 keep on the global object under a symbol; undefined when not found. */
@@ -46,6 +48,29 @@ function circusState(): { currentlyRunningTest?: CircusNode | null; currentDescr
  */
 function currentTestErrors(): unknown[] | undefined {
   return circusState()?.currentlyRunningTest?.errors
+}
+
+/**
+ * The name of the `test.concurrent` test whose code is running (asked in a request's own async
+ * context), from the state Jest gives `expect`: Jest 30's `currentTestIdentity`, or Jest 29's
+ * `currentConcurrentTestName` (set only inside concurrent tests); undefined in any other test.
+ */
+function concurrentTestName(): string | undefined {
+  const state = (globalThis as { expect?: { getState?: () => Record<string, unknown> } }).expect?.getState?.()
+  const identity = state?.currentTestIdentity as (() => CircusNode | undefined) | undefined
+  if (typeof identity === 'function') {
+    const test = identity()
+    return test?.concurrent === true ? testId(test) : undefined
+  }
+  const name = typeof state?.currentConcurrentTestName === 'function' ? (state.currentConcurrentTestName as () => unknown)() : undefined
+  return typeof name === 'string' ? name : undefined
+}
+
+/** A test's full name as Jest prints it: its describe blocks' names, then its own. */
+function testId(test: CircusNode): string {
+  const names: string[] = []
+  for (let node: CircusNode | undefined = test; node !== undefined && node.name !== 'ROOT_DESCRIBE_BLOCK'; node = node.parent) names.unshift(node.name ?? '')
+  return names.join(' ')
 }
 
 /** The `test.concurrent` tests of a describe block and the blocks in it (skipped and todo ones aside). */
@@ -89,6 +114,7 @@ export function setupMockServer(options: SetupOptions | string = {}): MockServer
     afterEach: (fn) => afterEach(() => fn(undefined)),
     afterAll: (fn) => afterAll(fn),
     testErrors: currentTestErrors,
+    hooklessOwner: concurrentTestName,
     hookless: () => {
       const tests = concurrentTests(block)
       return { total: tests.length, ended: tests.filter((test) => test.status === 'done').length }

@@ -23,6 +23,12 @@ export interface InstanceInterception extends Interception {
    */
   takeUnmatched(): string[]
   /**
+   * The explanations of requests failed under `'error'` that `owner` (an option) named a test
+   * for (Jest's `test.concurrent` tests, which get no `afterEach`), since the last call; the
+   * list starts empty again. `takeUnmatched()` holds the others.
+   */
+  takeOwned(): Array<{ owner: string; explanation: string }>
+  /**
    * The violations of the `validate` document since the last call, one line each (the request,
    * the file and JSON pointer, the message, the schema path), oldest first; the list starts empty again.
    */
@@ -40,9 +46,16 @@ export interface InstanceInterception extends Interception {
  * // ... fetch('http://api.test/v1/users') is answered by the routes ...
  * interception.dispose()
  */
-export function interceptInstance(instance: Instance): InstanceInterception {
+export function interceptInstance(instance: Instance, options: { owner?: () => string | undefined } = {}): InstanceInterception {
   const strategy = instance.options.onUnhandledRequest ?? 'error'
   const unmatched: string[] = []
+  const owned: Array<{ owner: string; explanation: string }> = []
+  /** Files an explanation: under the test `owner` names (asked in the request's own async context), else with the rest. */
+  const fail = (explanation: string) => {
+    const owner = options.owner?.()
+    if (owner === undefined) unmatched.push(explanation)
+    else owned.push({ owner, explanation })
+  }
   const violations: string[] = []
   const interception = startInterception({
     strategy,
@@ -61,15 +74,16 @@ export function interceptInstance(instance: Instance): InstanceInterception {
       // through, with this request's own explanation (docs/behaviour.md, "Unmatched requests").
       outcome.settle({ status: 0 })
       const explanation = withLocalServerHint(request.url, outcome.explanation)
-      if (strategy === 'error') unmatched.push(explanation())
+      if (strategy === 'error') fail(explanation())
       return new Unanswered(explanation)
     },
     warn: (message) => instance.logger.warn(message),
-    onWebSocket: (connection) => answerSocket(instance, connection, strategy, unmatched),
+    onWebSocket: (connection) => answerSocket(instance, connection, strategy, fail),
   })
   return {
     dispose: () => interception.dispose(),
     takeUnmatched: () => unmatched.splice(0),
+    takeOwned: () => owned.splice(0),
     takeViolations: () => violations.splice(0),
   }
 }
@@ -105,12 +119,12 @@ async function playFault(response: MockResponse, request: Request, lifetimeOf: (
  * route's steps drive it; where no route has steps it follows `onUnhandledRequest` as a request
  * would (recorded with status 0; 'error' fails the socket, the others let it reach the network).
  */
-function answerSocket(instance: Instance, { client, server }: InterceptedSocket, strategy: string, unmatched: string[]): void {
+function answerSocket(instance: Instance, { client, server }: InterceptedSocket, strategy: string, fail: (explanation: string) => void): void {
   const opened = instance.openSocket({ url: client.url.href, logHeaders: [] })
   if (opened.kind === 'unmatched') {
     opened.settle(0)
     if (strategy === 'error') {
-      unmatched.push(opened.explanation())
+      fail(opened.explanation())
       // What a browser's socket does when nothing answers: an error event, then a close (1006).
       client.socket.dispatchEvent(new Event('error'))
       client.close(1006, 'no mock answers this WebSocket')

@@ -61,6 +61,12 @@ export interface RunnerHooks<Context> {
    * they sent with no mock reported, when the next test starts or the file ends.
    */
   hookless?(): { total: number; ended: number }
+  /**
+   * The name of the hookless test a request comes from (asked in the request's own async
+   * context), or undefined: what it sends with no mock is then reported as that test's, never as
+   * a failure of a test running beside it.
+   */
+  hooklessOwner?(): string | undefined
 }
 
 /**
@@ -100,7 +106,7 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     }
     await attachContract(instance)
     try {
-      interception = interceptInstance(instance)
+      interception = interceptInstance(instance, runner.hooklessOwner ? { owner: runner.hooklessOwner } : {})
     } catch (error) {
       if (!(error instanceof InterceptionActiveError)) throw error
       throw new Error(
@@ -136,9 +142,20 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     // not repeated: each is shown once, here only when the app swallowed the error.
     const violations = interception?.takeViolations() ?? []
     const document = instance?.trafficCheck?.document ?? 'the validate document'
+    warnOwned()
     const failure = unmatchedFailure(interception?.takeUnmatched() ?? [], runner.testErrors?.(context), { document, messages: violations })
     if (failure) throw failure
   })
+
+  /** What hookless tests sent with no mock: a warning naming each test (no test of theirs is left to fail). */
+  const warnOwned = () => {
+    const byOwner = new Map<string, string[]>()
+    for (const { owner, explanation } of interception?.takeOwned() ?? []) byOwner.set(owner, [...(byOwner.get(owner) ?? []), explanation])
+    for (const [owner, explanations] of byOwner) {
+      const failure = unmatchedFailure(explanations, undefined, { document: instance?.trafficCheck?.document ?? 'the validate document', messages: [] })
+      if (failure) instance?.logger.warn(failure.message.replaceAll(' in this test:', ` in the test.concurrent test "${owner}" (Jest runs no afterEach hook for those, so it fails no test):`))
+    }
+  }
 
   /** The reset after a test: what it used is counted, and its sequences, overrides and log go. */
   const reset = () => {
@@ -178,6 +195,7 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     if (ended <= hooklessEnded) return false
     hooklessEnded = ended
     reset()
+    warnOwned()
     const failure = unmatchedFailure(interception?.takeUnmatched() ?? [], undefined, { document: instance?.trafficCheck?.document ?? 'the validate document', messages: interception?.takeViolations() ?? [] })
     if (failure) instance?.logger.warn(failure.message.replaceAll(' in this test:', ' in a test.concurrent test (Jest runs no afterEach hook for those, so it fails no test):'))
     return true
@@ -185,6 +203,7 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
 
   runner.afterAll(async () => {
     resetAfterHooks()
+    warnOwned()
     // After a failed start (setupMockServer() called twice) there is nothing to report on.
     if (usage && instance && interception) {
       // The routes as loaded: the overrides of the last test are gone with its reset.
