@@ -10,6 +10,8 @@ import type { RoutesConfig } from '../core/types.js'
 import type { RequestFilter, RequestLog, RequestRecord, Violation } from './request-log.js'
 import type { Coverage } from './traffic-check.js'
 import { expectCalledIn } from './route-usage.js'
+import { formatMessage } from '../core/errors.js'
+import { isPromise } from '../core/types.js'
 
 /** How long `waitForRequest` waits (default 5,000 ms). */
 export interface WaitOptions {
@@ -125,7 +127,7 @@ export interface HarnessTarget {
 export function createHarness(target: () => HarnessTarget, scope = 'since the last reset'): HarnessApi {
   return {
     requests: (filter) => target().log.list(filter),
-    waitForRequest: (predicate, options) => target().log.waitFor(predicate, options),
+    waitForRequest: (predicate, options) => target().log.waitFor(decidesAtOnce(predicate), options),
     use: (...handlers) => target().use(...handlers),
     useRoutes(routes) {
       const current = target()
@@ -150,5 +152,18 @@ export function createHarness(target: () => HarnessTarget, scope = 'since the la
       if (error instanceof Error) (Error as { captureStackTrace?: (error: Error, above: unknown) => void }).captureStackTrace?.(error, expectCalled)
       throw error
     }
+  }
+}
+
+/**
+ * A `waitForRequest` predicate that must decide at once: a promise it returns (an `async`
+ * predicate, as Playwright's own `waitForRequest` takes) would count as true for the first
+ * record, so it is refused with a message saying what to write instead.
+ */
+export function decidesAtOnce<R>(predicate: (record: R) => unknown): (record: R) => unknown {
+  return (record) => {
+    const decided = predicate(record)
+    if (isPromise(decided)) throw new TypeError(formatMessage('the waitForRequest predicate returned a promise (an async function?): it must return true or false at once. Read what it needs from the record it is given, without await.'))
+    return decided
   }
 }

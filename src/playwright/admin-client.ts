@@ -3,7 +3,7 @@ import { matchesFilter, type RequestFilter, type RequestRecord } from '../harnes
 import { expectCalledIn } from '../harness/route-usage.js'
 import type { RoutesConfig } from '../core/types.js'
 import { SENDABLE_SESSION, SESSION_HEADER } from '../harness/session.js'
-import type { LoggedRequest, RemoteHarness, WaitOptions } from '../harness/harness-api.js'
+import { decidesAtOnce, type LoggedRequest, type RemoteHarness, type WaitOptions } from '../harness/harness-api.js'
 import type { Coverage } from '../harness/traffic-check.js'
 
 export type { RequestFilter } from '../harness/request-log.js'
@@ -122,7 +122,7 @@ export function createAdminClient(url: string, options: { session?: string } = {
     async waitForRequest(predicate, { timeout = 5000, interval = 50 } = {}) {
       const deadline = Date.now() + timeout
       for (;;) {
-        const found = (await client.requests()).find(predicate)
+        const found = (await client.requests()).find(decidesAtOnce(predicate))
         if (found) return found
         if (Date.now() >= deadline) {
           throw new Error(formatMessage(`no request fitting the predicate reached ${url} within ${timeout} ms. Check what was sent with requests(), or raise the timeout.`))

@@ -36,6 +36,20 @@ describe('createHarness: the one in-process harness API', () => {
     expect((await send(pipeline, 'http://api.test/v1/users')).kind).toBe('route')
   })
 
+  it('an async waitForRequest predicate is refused, not taken as true for the first request', async () => {
+    const pipeline = pipelineOver({ 'v1/users': { file: 'users.json' } })
+    const harness = createHarness(() => pipeline)
+    await send(pipeline, 'http://api.test/v1/users')
+    const message = '[mockyard] the waitForRequest predicate returned a promise (an async function?): it must return true or false at once. Read what it needs from the record it is given, without await.'
+    await expect(harness.waitForRequest(async (record) => record.url.endsWith('/v1/other'))).rejects.toThrow(message)
+    // Also for a request that comes later; the request itself is answered and recorded.
+    const fresh = pipelineOver({ 'v1/users': { file: 'users.json' } })
+    const waiting = createHarness(() => fresh).waitForRequest(async () => true)
+    await send(fresh, 'http://api.test/v1/users')
+    await expect(waiting).rejects.toThrow(message)
+    expect(fresh.log.list()).toHaveLength(1)
+  })
+
   it('reads its target at each call: a handle made before what it runs on', () => {
     let pipeline: ReturnType<typeof pipelineOver> | undefined
     const harness = createHarness(() => {
