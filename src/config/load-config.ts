@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -221,20 +221,27 @@ async function readConfigFile(path: string): Promise<unknown> {
 function whereInModule(cause: unknown, path: string): string {
   let line: number | undefined
   let column: number | undefined
+  // Node names a module by its real path (a symlinked /tmp on macOS): both are looked for.
+  let real = path
+  try {
+    real = realpathSync(path)
+  } catch {}
+  const paths = [...new Set([path, real])]
   if ((cause as Error)?.name === 'SyntaxError') {
     const check = spawnSync(process.execPath, ['--check', path], { encoding: 'utf8', timeout: 10_000 })
     const lines = (check.stderr ?? '').split('\n')
-    const at = lines.findIndex((text) => text.startsWith(`${path}:`))
+    const at = lines.findIndex((text) => paths.some((name) => text.startsWith(`${name}:`)))
     if (at !== -1) {
-      line = Number(lines[at]!.slice(path.length + 1))
+      line = Number(/:(\d+)$/.exec(lines[at]!)?.[1])
       const caret = lines[at + 2]?.indexOf('^') ?? -1
       if (caret !== -1) column = caret + 1
     }
   } else {
     const stack = String((cause as Error)?.stack ?? '')
-    for (const name of [pathToFileURL(path).href, path]) {
-      const at = stack.indexOf(`${name}:`)
-      const found = at === -1 ? null : /^:(\d+):(\d+)/.exec(stack.slice(at + name.length))
+    for (const name of [...paths.map((name) => pathToFileURL(name).href), ...paths]) {
+      const at = stack.indexOf(name)
+      // A module read again by a live reload carries a query (`config.mjs?mockyard-reload=2`).
+      const found = at === -1 ? null : /^(?:\?[^:\s)]*)?:(\d+):(\d+)/.exec(stack.slice(at + name.length))
       if (found) {
         line = Number(found[1])
         column = Number(found[2])

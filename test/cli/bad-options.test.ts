@@ -3,7 +3,7 @@
  * fix (docs/behaviour.md, "Options"): wrong types and unknown names together, not only the first
  * or only the errors. Real CLI processes.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -69,6 +69,11 @@ describe('several bad options', () => {
     expect(broken.stderr).toContain(`${join(syntax, 'mocks', 'config.js')}#: the config file failed to load: Unexpected token ',' (line 3, column 15: latency: 10,,). Fix the error in the config module`)
     const thrown = appWithConfig('{\n  routes: notDefined(),\n}')
     expect(runCli(['--port', '0'], { cwd: thrown }).stderr).toContain(`${join(thrown, 'mocks', 'config.js')}#: the config file failed to load: notDefined is not defined (line 2, column 11: routes: notDefined(),). Fix the error`)
+    // Through a symlinked folder (macOS /tmp), where node names the module by its real path.
+    const linked = `${syntax}-link`
+    symlinkSync(syntax, linked)
+    dirs.push(linked)
+    expect(runCli(['--port', '0', '--config', join(linked, 'mocks', 'config.js')]).stderr).toContain('(line 3, column 15: latency: 10,,)')
   })
 
   it('mockyard check reports each one, unknown names included', () => {
