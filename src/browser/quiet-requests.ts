@@ -1,6 +1,6 @@
 /**
  * The page's requests that are not calls to its back end (docs/browser.md, "What the worker
- * answers"): page loads, the dev server's own traffic and the page's static assets. Pure
+ * answers"): the dev server's own traffic, page loads and the page's static assets. Pure
  * functions over a Fetch `Request` (no msw, no DOM), so that they can be checked outside a browser.
  */
 import { isDevServerPath } from './base-path.js'
@@ -16,19 +16,26 @@ const STATIC_ASSET = /\.(m?jsx?|cjs|m?tsx?|cts|map|wasm|s?css|sass|less|styl|gif
 const ASSET_HOSTS = /(^|\.)fonts\.(googleapis|gstatic)\.com$/
 
 /**
- * Whether the routes leave a request alone, whatever they hold: a page load (a navigation: a
- * link, a reload, an iframe) or the dev server's own traffic (`/@vite/…`, `/src/…`, under Vite's
- * `base` too, on the page's origin). A catch-all route (`*`, `/`, `:name`) would otherwise answer
- * a reload with its JSON, or a lazy-loaded module with a mock.
+ * Whether the routes leave a request alone, whatever they hold: the dev server's own traffic
+ * (`/@vite/…`, `/src/…`, under Vite's `base` too, on the page's origin). A catch-all route (`*`,
+ * `/`, `:name`) would otherwise answer a lazy-loaded module or an HMR update with a mock.
  *
  * @example
- * isPageTraffic(new Request('http://localhost:5173/src/lazy.ts'), '/', 'http://localhost:5173') // true
- * isPageTraffic(new Request('http://localhost:5173/v1/users'), '/', 'http://localhost:5173')    // false
+ * isDevServerTraffic(new Request('http://localhost:5173/src/lazy.ts'), '/', 'http://localhost:5173') // true
+ * isDevServerTraffic(new Request('http://localhost:5173/v1/users'), '/', 'http://localhost:5173')    // false
  */
-export function isPageTraffic(request: Request, base: string, pageOrigin: string | undefined = globalThis.location?.origin): boolean {
-  if (request.mode === 'navigate') return true
+export function isDevServerTraffic(request: Request, base: string, pageOrigin: string | undefined = globalThis.location?.origin): boolean {
   const url = new URL(request.url)
   return url.origin === pageOrigin && isDevServerPath(url.pathname, base)
+}
+
+/**
+ * Whether a request is a page load (a navigation: a link, a reload, an iframe, a form sent).
+ * Like a static asset, only a route under a literal path answers it (`answersAssets`): a link to
+ * `/v1/report` gets the mocked file, a reload of the app never a catch-all's JSON.
+ */
+export function isPageLoad(request: Request): boolean {
+  return request.mode === 'navigate'
 }
 
 /**
@@ -49,9 +56,10 @@ export function isStaticAsset(request: Request): boolean {
 }
 
 /**
- * Whether a route key may answer a static asset: a key whose first segment is a literal
- * (`avatars/:id`, `img/*`, `logo.png`). A pattern at the root (`*`, `:name`) or `/` is a
- * catch-all for the back end's calls, not for the page's `/favicon.ico` or `public/` files.
+ * Whether a route key may answer a static asset or a page load: a key whose first segment is a
+ * literal (`avatars/:id`, `img/*`, `logo.png`, `v1/report`). A pattern at the root (`*`, `:name`)
+ * or `/` is a catch-all for the back end's calls, not for the page itself, its `/favicon.ico` or
+ * its `public/` files.
  *
  * @example
  * answersAssets('avatars/:id') // true

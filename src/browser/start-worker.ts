@@ -14,7 +14,7 @@ import { validateRoutes } from '../core/validate-routes.js'
 import { WORKER_PATH, type SerializedConfig, type SerializedSource } from './config.js'
 import { defaultConfigUrl, viteBase } from './base-path.js'
 import { feedMemory } from './feed-memory.js'
-import { answersAssets, isPageTraffic, isStaticAsset } from './quiet-requests.js'
+import { answersAssets, isDevServerTraffic, isPageLoad, isStaticAsset } from './quiet-requests.js'
 import { fetchFiles } from './fetch-files.js'
 import { countOf } from '../core/count.js'
 import { DEFAULT_LATENCY_MS } from '../core/defaults.js'
@@ -165,9 +165,9 @@ class PipelineHandler extends HttpHandler {
  * The table comes from `options.config`, or from the Vite plugin (`/@mockyard/config.json` under
  * Vite's `base`, fetched before the worker starts). Data files are fetched from the dev server
  * as they are needed, with msw's `bypass()`. Requests nothing answers go to the network, with a
- * console warning that says why no route took them. Page loads and Vite's own requests (under its
- * `base` too) never reach the routes; static assets reach only routes under a literal path; both
- * pass silently. An `EventSource`'s reconnect gets the `Last-Event-ID` Chromium keeps from the worker.
+ * console warning that says why no route took them. Vite's own requests (under its `base` too)
+ * never reach the routes; page loads and static assets reach only routes under a literal path;
+ * all of them pass silently otherwise. An `EventSource`'s reconnect gets the `Last-Event-ID` Chromium keeps from the worker.
  * Latency defaults to 250 ms. Every call has its own engine, sequences and request log.
  *
  * @example
@@ -214,11 +214,11 @@ export async function startWorker(options: StartWorkerOptions = {}): Promise<Moc
 
   const handler = new PipelineHandler(async (sent) => {
     if (isBypassed(sent)) return undefined
-    // Page loads and the dev server's own requests: never the routes' (docs/browser.md).
-    if (isPageTraffic(sent, basePath)) return byHandlers(sent)
-    // The page's static assets: a route whose key starts with a literal segment may answer them;
-    // otherwise they pass without a warning.
-    if (isStaticAsset(sent)) {
+    // The dev server's own requests: never the routes' (docs/browser.md).
+    if (isDevServerTraffic(sent, basePath)) return byHandlers(sent)
+    // Page loads and the page's static assets: a route whose key starts with a literal segment
+    // may answer them; otherwise they pass without a warning.
+    if (isPageLoad(sent) || isStaticAsset(sent)) {
       const match = pipeline.inspect().engine.table.lookup(new URL(sent.url).pathname)
       if (match === undefined || !answersAssets(match.route.key)) return byHandlers(sent)
     }
