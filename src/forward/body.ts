@@ -69,13 +69,17 @@ function keptBody(req: IncomingMessage, limit: number, done: (error: Error | nul
   const chunks: Buffer[] = []
   let size = 0
   let finished = false
-  const finish = (error: Error | null, body: Uint8Array | null) => {
-    if (finished) return
+  /** Stops listening; true the first time (the caller then calls `done`). */
+  const stop = (): boolean => {
+    if (finished) return false
     finished = true
     req.off('readable', take)
     req.off('error', onError)
     req.off('end', onEnd)
-    done(error, body)
+    return true
+  }
+  const finish = (error: Error | null, body: Uint8Array | null) => {
+    if (stop()) done(error, body)
   }
   const onError = (error: Error) => finish(error, null)
   // Not expected (nothing here lets the stream end), but a body must never wait for good.
@@ -97,10 +101,7 @@ function keptBody(req: IncomingMessage, limit: number, done: (error: Error | nul
     // An HTTP/2 client that cancels its stream ends the body early: that is a client that left.
     if ((req as { aborted?: boolean }).aborted) return finish(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), null)
     const body = size === 0 ? null : chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)
-    finished = true
-    req.off('readable', take)
-    req.off('error', onError)
-    req.off('end', onEnd)
+    stop()
     if (body === null) {
       // An empty body's `end` may be on its way already (the stream's own `read(0)` when the
       // `readable` listener came): `next()` runs now, so that what comes after sees it.
