@@ -1,6 +1,7 @@
 import type { EngineRequest } from './parse-request.js'
 import { cutBody, type MockResponse } from './build-response.js'
 import { realSetTimeout } from './real-clock.js'
+import { CUT_DELAY_MS } from './stream-body.js'
 
 /**
  * Wraps a Fetch `Request` for the engine. The body is read from a clone, once, so a handler
@@ -28,16 +29,6 @@ export function fromFetchRequest(request: Request): EngineRequest {
 export function toFetchResponse(response: MockResponse): Response {
   return new Response(response.body as BodyInit | null, { status: response.status, headers: response.headers })
 }
-
-/**
- * How long after the client took the first half of a `truncate` body the body fails. Through
- * the page's service worker the half still has a way to go (msw's transfer to the worker, then
- * Chromium's loader): an error sent at once can overtake it, and Chromium then drops the bytes
- * the page's fetch had not read yet (none of the half arrives). A client reading through a
- * socket of its own (msw 3's interceptors in Node) also gets the head and the half first, as
- * from a real server.
- */
-const CUT_DELAY_MS = 20
 
 /**
  * The Fetch `Response` of a `truncate` fault (docs/behaviour.md, "Faults"): the status and the

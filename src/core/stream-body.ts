@@ -7,6 +7,16 @@
  */
 import { realClearTimeout, realSetTimeout } from './real-clock.js'
 
+/**
+ * How long after the client took what a `truncate` sends the body fails (a file's first half, a
+ * stream's first half of its pieces). Through the page's service worker those bytes still have a
+ * way to go (msw's transfer to the worker, then Chromium's loader): an error sent at once can
+ * overtake them, and Chromium then drops the bytes the page's fetch had not read yet. A client
+ * reading through a socket of its own (msw 3's interceptors in Node) also gets them first, as
+ * from a real server.
+ */
+export const CUT_DELAY_MS = 100
+
 /** One chunk of a timed body and the wait before it (ms, after the previous one). */
 export interface TimedPiece {
   readonly bytes: Uint8Array
@@ -145,14 +155,14 @@ export function timedBody(pieces: TimedPieces, options: TimedBodyOptions): Timed
     },
     pull() {
       if (done) return
-      // A cut body fails once what was sent is read (an error drops the pieces still queued), a
-      // turn of the event loop later, as a connection that drops after the last bytes it carried.
+      // A cut body fails once what was sent is read (an error drops the pieces still queued),
+      // CUT_DELAY_MS later, as a connection that drops after the last bytes it carried.
       if (cutting) {
         return new Promise<void>((resolve) =>
           realSetTimeout(() => {
             end('error', new TypeError('terminated'))
             resolve()
-          }, 0),
+          }, CUT_DELAY_MS),
         )
       }
       return next()
