@@ -84,8 +84,7 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const
 
-
-/** Which mocks `check` reads without --config and --routes, in the words of the CLI's own line (there are some: `noMocksHere`). */
+/** Which local mocks `check` reads without --config and --routes, in the words of the CLI's own line. */
 function whatIsChecked(local: NonNullable<ReturnType<typeof findLocalMocks>>): string {
   const shown = (path: string) => relative(process.cwd(), path).split(sep).join('/')
   if ('configFile' in local) return `no --config and no --routes: checking ${shown(local.configFile)}.`

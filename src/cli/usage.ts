@@ -5,6 +5,7 @@
  */
 import { closestName } from '../config/closest-name.js'
 import { formatMessage } from '../core/errors.js'
+import { listOf } from '../core/count.js'
 
 /** The commands after `mockyard`, for the suggestion of a misspelt one. */
 export const COMMANDS = ['check', 'init', 'record', 'import'] as const
@@ -24,7 +25,7 @@ export function usageMessage(error: Error & { code?: string }, flags: readonly s
   const argument = error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' ? /'([^']*)'/.exec(error.message)?.[1] : undefined
   if (argument !== undefined && command === undefined) {
     const close = closestName(argument, COMMANDS)
-    const commands = `${COMMANDS.slice(0, -1).join(', ')} and ${COMMANDS.at(-1)}`
+    const commands = listOf(COMMANDS)
     return formatMessage(
       close
         ? `unknown command ${argument}: did you mean mockyard ${close}? The commands are ${commands}. ${help}`

@@ -257,8 +257,9 @@ function someOf(paths: readonly string[]): string {
  * for those that changed and one for those that are gone, each naming a few, not a line per file.
  */
 function dataChangeLines(paths: readonly string[]): string[] {
-  const gone = paths.filter((path) => !existsSync(path))
-  const changed = paths.filter((path) => !gone.includes(path))
+  const gone: string[] = []
+  const changed: string[] = []
+  for (const path of paths) (existsSync(path) ? changed : gone).push(path)
   const lines: string[] = []
   if (changed.length === 1) lines.push(`data file changed, served fresh from now on: ${changed[0]}`)
   else if (changed.length > 1) lines.push(`${changed.length} data files changed, served fresh from now on: ${someOf(changed)}`)

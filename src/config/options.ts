@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'msw'
-import { toPointer, type ConfigProblem } from '../core/errors.js'
+import { formatMessage, toPointer, type ConfigProblem } from '../core/errors.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
 import { closestName } from './closest-name.js'
 import { isUnhandledStrategy, type UnhandledRequestStrategy } from '../harness/unhandled.js'
@@ -94,6 +94,20 @@ export const OPTION_NAMES = [
  * `@availity/workflow` carry: accepted and ignored, without a warning (docs/behaviour.md, "Options").
  */
 export const IGNORED_OPTION_NAMES = ['enabled', 'user', 'cache'] as const
+
+/** Options only the HTTP listener reads: given to an in-process or browser surface, they are a warning. */
+export const LISTENER_ONLY_OPTIONS = ['port', 'host', 'limit', 'admin', 'proxy'] as const
+
+/**
+ * The warning for options given to a surface that does not read them, or undefined when none of
+ * `names` is set in `options`: `"port", "proxy" have no effect in <where>: <why>. Remove them, or <instead>.`
+ */
+export function noEffectWarning(options: object, names: readonly string[], where: string, why: string, instead: string): string | undefined {
+  const given = names.filter((name) => (options as Record<string, unknown>)[name] !== undefined)
+  if (given.length === 0) return undefined
+  const one = given.length === 1
+  return formatMessage(`${given.map((name) => `"${name}"`).join(', ')} ${one ? 'has' : 'have'} no effect in ${where}: ${why}. Remove ${one ? 'it' : 'them'}, or ${instead}.`)
+}
 
 /** What `validateOptions` found: errors stop the load, warnings do not. */
 export interface OptionsCheck {

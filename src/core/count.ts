@@ -11,6 +11,16 @@ export function countOf(count: number, noun: string, plural = pluralOf(noun)): s
   return `${count} ${count === 1 ? noun : plural}`
 }
 
+/**
+ * Names in a sentence: `a`, `a and b`, `a, b and c`.
+ *
+ * @example
+ * listOf(['check', 'init', 'record']) // 'check, init and record'
+ */
+export function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
+}
+
 /** The English plural of a regular noun: `clash` -> `clashes`, `entry` -> `entries`, `route` -> `routes`. */
 export function pluralOf(noun: string): string {
   if (/(s|sh|ch|x|z)$/.test(noun)) return `${noun}es`

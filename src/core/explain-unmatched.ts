@@ -1,5 +1,5 @@
 import { closestKey } from './closest-key.js'
-import { countOf } from './count.js'
+import { countOf, listOf } from './count.js'
 import { methodOf, methodsOf, sequenceMethodOf, type Candidate, type CompiledMethod, type CompiledRoute, type RouteTable } from './compile-routes.js'
 import type { GraphqlRequest } from './graphql-request.js'
 import { preview } from './redact.js'
@@ -58,9 +58,6 @@ function distance(a: string, b: string, rows: [Uint32Array, Uint32Array]): numbe
   return previous[b.length]!
 }
 
-function list(items: string[]): string {
-  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`
-}
 
 /**
  * A route that answers no method at all (only unknown keys, or only `latency`): said plainly,
@@ -75,7 +72,7 @@ function answersNoMethod(head: string, route: CompiledRoute): string {
   return [
     `${head}: ${route.key} answers no method: it has no file, url or status and no method key.${guess ? ` ${guess[0]!.toUpperCase()}${guess.slice(1)}` : ''}`,
     typos.length > 0
-      ? `Rename ${list(typos.map(({ key, known }) => `"${key}" to "${known}"`))} in "${route.key}" in your routes file.`
+      ? `Rename ${listOf(typos.map(({ key, known }) => `"${key}" to "${known}"`))} in "${route.key}" in your routes file.`
       : `Add a "file" (or a method key such as "get") to "${route.key}" in your routes file.`,
   ].join('\n')
 }
@@ -123,7 +120,7 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     const methods = methodsOf(route)
     if (methods.length === 0) return answersNoMethod(head, route)
     return [
-      `${head}: ${route.key} answers ${list(methods)}, not ${method}.`,
+      `${head}: ${route.key} answers ${listOf(methods)}, not ${method}.`,
       `Add a "${method.toLowerCase()}" key (or a route-level "file") to "${route.key}" in your routes file.`,
     ].join('\n')
   }

@@ -105,6 +105,8 @@ export function setupMockServer(options: SetupOptions | string = {}): MockServer
   const [beforeAll, beforeEach, afterEach, afterAll] = [jestHook('beforeAll'), jestHook('beforeEach'), jestHook('afterEach'), jestHook('afterAll')]
   // The block setupMockServer() is called in: its test.concurrent tests get none of its hooks.
   const block = circusState()?.currentDescribeBlock
+  // Its tests are all known once they run (asked first before all): looked up once.
+  let concurrent: CircusNode[] | undefined
   return setupWithRunner<undefined>(options, {
     name: 'Jest',
     beforeAll: (fn) => beforeAll(fn),
@@ -116,8 +118,8 @@ export function setupMockServer(options: SetupOptions | string = {}): MockServer
     testErrors: currentTestErrors,
     hooklessOwner: concurrentTestName,
     hookless: () => {
-      const tests = concurrentTests(block)
-      return { total: tests.length, ended: tests.filter((test) => test.status === 'done').length }
+      concurrent ??= concurrentTests(block)
+      return { total: concurrent.length, ended: concurrent.filter((test) => test.status === 'done').length }
     },
   })
 }

@@ -83,8 +83,10 @@ export function listenerHandler(instance: Instance, options: { limit: number; ro
   return createNodeHandler(instance, {
     limit,
     before: (req, res, path, origin) => {
-      // `/__mockyard` without its slash is the dashboard too (redirected to `/__mockyard/`), not a route to add.
-      const admin = path.startsWith(ADMIN_PREFIX) ? path : path === ADMIN_ROOT || path.startsWith(`${ADMIN_ROOT}?`) ? `${ADMIN_PREFIX}dashboard${path.slice(ADMIN_ROOT.length)}` : undefined
+      // One check for every request; `/__mockyard` without its slash is the dashboard too
+      // (redirected to `/__mockyard/`), not a route to add.
+      if (!path.startsWith(ADMIN_ROOT)) return false
+      const admin = path.startsWith(ADMIN_PREFIX) ? path : path === ADMIN_ROOT || path[ADMIN_ROOT.length] === '?' ? `${ADMIN_PREFIX}dashboard${path.slice(ADMIN_ROOT.length)}` : undefined
       return admin !== undefined && handleAdmin(instance, req, res, { path: admin, limit, origin })
     },
     unmatched: [proxy(instance), packageInfo(instance, options.rootInfo), notFound(instance)],

@@ -57,9 +57,9 @@ export class MockServer {
   }
 
   /**
-   * Stops listening, lets requests in flight finish (their latency included, up to 10 s, as the
-   * old server's `close()` waited for them), then closes every connection left. Resolves `true`,
-   * as the old server's did (also when it never started).
+   * Stops listening and answers the requests in flight, as the old server's `close()` did: within
+   * `stop()`'s grace, or at once when it is over (a request still in its latency). Resolves
+   * `true`, as the old server's did (also when it never started).
    */
   async stop(): Promise<true> {
     const running = this.#running

@@ -4,6 +4,7 @@
  */
 import { HttpResponse } from 'msw'
 import { formatMessage } from '../core/errors.js'
+import { listOf } from '../core/count.js'
 import { sessionOf } from '../harness/session.js'
 import { notificationDateTime } from './dates.js'
 import { NotificationsRequestError, badRequest, parseNotificationsQuery } from './query.js'
@@ -380,7 +381,7 @@ async function answer(request: Request, store: NotificationsStore, options: Noti
     const allowed = ALLOWED_METHODS[route.kind]
     const response = errorResponse(405, {
       error: 'Method Not Allowed',
-      message: formatMessage(`${method} ${url.pathname}: this path answers ${allowed.slice(0, -1).join(', ')} and ${allowed.at(-1)}. Use one of them.`),
+      message: formatMessage(`${method} ${url.pathname}: this path answers ${listOf(allowed)}. Use one of them.`),
       allowed: [...allowed],
     })
     response.headers.set('allow', allowed.join(', '))

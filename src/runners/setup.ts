@@ -6,7 +6,7 @@
  */
 import { formatMessage } from '../core/errors.js'
 import { createInstance, type Instance } from '../config/instance.js'
-import type { MockyardOptions } from '../config/options.js'
+import { LISTENER_ONLY_OPTIONS, noEffectWarning, type MockyardOptions } from '../config/options.js'
 import { createHarness, type HarnessApi } from '../harness/harness-api.js'
 import { RouteUsage, unusedRoutesWarning } from '../harness/route-usage.js'
 import { interceptInstance, type InstanceInterception } from '../node/intercept-instance.js'
@@ -96,14 +96,9 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     // request under 'warn'): each printed once per load, on stderr, which the runner shows with
     // the test. Data files are still read on first use, so a test file loads fast.
     instance = await createInstance(mockyardOptionsOf(options), { latency: 0, watch: false, logLevel: 'warn', readOnFirstUse: true })
-    const ignored = typeof options === 'object' && options !== null ? WIRE_OPTIONS.filter((name) => options[name] !== undefined) : []
-    if (ignored.length > 0) {
-      instance.logger.warn(
-        formatMessage(
-          `${ignored.map((name) => `"${name}"`).join(', ')} ${ignored.length === 1 ? 'has' : 'have'} no effect in setupMockServer(): requests are answered in process, with no port, no HTTP listener and no admin endpoints. Remove ${ignored.length === 1 ? 'it' : 'them'}, or serve the mocks with startMockServer() for a listener.`,
-        ),
-      )
-    }
+    // Options given inline only (a config file's may serve the CLI too).
+    const ignored = typeof options === 'object' && options !== null ? noEffectWarning(options, LISTENER_ONLY_OPTIONS, 'setupMockServer()', 'requests are answered in process, with no port, no HTTP listener and no admin endpoints', 'serve the mocks with startMockServer() for a listener') : undefined
+    if (ignored) instance.logger.warn(ignored)
     await attachContract(instance)
     try {
       interception = interceptInstance(instance, runner.hooklessOwner ? { owner: runner.hooklessOwner } : {})
@@ -141,20 +136,27 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     // An explanation the test already failed with (the request's own error, or its cause) is
     // not repeated: each is shown once, here only when the app swallowed the error.
     const violations = interception?.takeViolations() ?? []
-    const document = instance?.trafficCheck?.document ?? 'the validate document'
     warnOwned()
-    const failure = unmatchedFailure(interception?.takeUnmatched() ?? [], runner.testErrors?.(context), { document, messages: violations })
+    const failure = unmatchedFailure(interception?.takeUnmatched() ?? [], runner.testErrors?.(context), { document: documentName(), messages: violations })
     if (failure) throw failure
   })
+
+  /** The validate document's name, for messages. */
+  const documentName = () => instance?.trafficCheck?.document ?? 'the validate document'
+  /**
+   * What was sent with no mock (or against the validate document) when no test is left to fail:
+   * the failure's text as a warning, saying when it was sent (`when` in place of "in this test").
+   */
+  const warnUnmatched = (explanations: string[], violations: string[], when: string) => {
+    const failure = unmatchedFailure(explanations, undefined, { document: documentName(), messages: violations })
+    if (failure) instance?.logger.warn(failure.message.replaceAll(' in this test:', ` ${when}:`))
+  }
 
   /** What hookless tests sent with no mock: a warning naming each test (no test of theirs is left to fail). */
   const warnOwned = () => {
     const byOwner = new Map<string, string[]>()
     for (const { owner, explanation } of interception?.takeOwned() ?? []) byOwner.set(owner, [...(byOwner.get(owner) ?? []), explanation])
-    for (const [owner, explanations] of byOwner) {
-      const failure = unmatchedFailure(explanations, undefined, { document: instance?.trafficCheck?.document ?? 'the validate document', messages: [] })
-      if (failure) instance?.logger.warn(failure.message.replaceAll(' in this test:', ` in the test.concurrent test "${owner}" (Jest runs no afterEach hook for those, so it fails no test):`))
-    }
+    for (const [owner, explanations] of byOwner) warnUnmatched(explanations, [], `in the test.concurrent test "${owner}" (Jest runs no afterEach hook for those, so it fails no test)`)
   }
 
   /** The reset after a test: what it used is counted, and its sequences, overrides and log go. */
@@ -176,10 +178,7 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     if (!ended) return
     ended = false
     reset()
-    const unmatched = interception?.takeUnmatched() ?? []
-    const violations = interception?.takeViolations() ?? []
-    const failure = unmatchedFailure(unmatched, undefined, { document: instance?.trafficCheck?.document ?? 'the validate document', messages: violations })
-    if (failure) instance?.logger.warn(failure.message.replaceAll(' in this test:', ' after a test ended (in an afterEach hook):'))
+    warnUnmatched(interception?.takeUnmatched() ?? [], interception?.takeViolations() ?? [], 'after a test ended (in an afterEach hook)')
   }
   runner.beforeEach?.(resetAfterHooks)
 
@@ -196,8 +195,7 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     hooklessEnded = ended
     reset()
     warnOwned()
-    const failure = unmatchedFailure(interception?.takeUnmatched() ?? [], undefined, { document: instance?.trafficCheck?.document ?? 'the validate document', messages: interception?.takeViolations() ?? [] })
-    if (failure) instance?.logger.warn(failure.message.replaceAll(' in this test:', ' in a test.concurrent test (Jest runs no afterEach hook for those, so it fails no test):'))
+    warnUnmatched(interception?.takeUnmatched() ?? [], interception?.takeViolations() ?? [], 'in a test.concurrent test (Jest runs no afterEach hook for those, so it fails no test)')
     return true
   }
 
@@ -222,9 +220,6 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     },
   }
 }
-
-/** Options of the HTTP listener only: in process nothing reads them (a file's config may still hold them, for the CLI). */
-const WIRE_OPTIONS = ['port', 'host', 'limit', 'admin', 'proxy'] as const
 
 /** The options mockyard itself reads: `reportUnused` is the runner setup's own. */
 function mockyardOptionsOf(options: SetupOptions | string): MockyardOptions | string {

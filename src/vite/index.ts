@@ -17,7 +17,7 @@ import { compileRoutes, type RouteSource } from '../core/compile-routes.js'
 import { openConfigSource, type ConfigSource, type SourceLogger } from '../config/config-source.js'
 import type { FolderFiles } from '../config/folder-files.js'
 import { findLocalMocks, resolveConfig, type ResolvedConfig } from '../config/load-config.js'
-import type { MockyardOptions } from '../config/options.js'
+import { LISTENER_ONLY_OPTIONS, noEffectWarning, type MockyardOptions } from '../config/options.js'
 import { countOf } from '../core/count.js'
 
 export type { SerializedConfig, SerializedSource } from '../browser/config.js'
@@ -48,9 +48,6 @@ export interface MockyardViteOptions extends MockyardOptions {
 export const VIRTUAL_MODULE_ID = 'virtual:mockyard'
 const RESOLVED_VIRTUAL_ID = '\0' + VIRTUAL_MODULE_ID
 const WORKER_FILE = 'mockServiceWorker.js'
-/** Options only a listener reads (and `validate`, not offered in the browser): given to the plugin, a warning. */
-const SERVER_ONLY_OPTIONS = ['port', 'host', 'limit', 'admin', 'proxy', 'validate'] as const
-
 /** The plugin's own option names, next to mockyard's (`handlers` is refused with its own warning). */
 const PLUGIN_OPTION_NAMES = ['config', 'build'] as const
 const PREFIX = '@mockyard/'
@@ -248,10 +245,9 @@ export function mockyard(input: string | MockyardViteOptions = {}): Plugin {
       if (handlers?.length || opened.config.handlers.length > 0) {
         logger.warn(formatMessage('msw handlers in the mockyard options or plugins do not reach the browser. Pass them to startWorker({ handlers }) in the app instead.'))
       }
-      const ignored = SERVER_ONLY_OPTIONS.filter((name) => (mockyardOptions as Record<string, unknown>)[name] !== undefined)
-      if (ignored.length > 0) {
-        logger.warn(formatMessage(`${ignored.map((name) => `"${name}"`).join(', ')} ${ignored.length === 1 ? 'has' : 'have'} no effect in the browser: the service worker answers the page, with no port, no listener and no contract check. Remove ${ignored.length === 1 ? 'it' : 'them'}, or run the CLI (npx mockyard) for a listener.`))
-      }
+      // Options only a listener reads, and `validate` (not offered in the browser).
+      const ignored = noEffectWarning(mockyardOptions, [...LISTENER_ONLY_OPTIONS, 'validate'], 'the browser', 'the service worker answers the page, with no port, no listener and no contract check', 'run the CLI (npx mockyard) for a listener')
+      if (ignored) logger.warn(ignored)
       lastGood = latest = serialize(opened.config, opened.sources, messages)
       return lastGood
     } catch (error) {
