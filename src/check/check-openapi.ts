@@ -217,7 +217,9 @@ export async function loadOpenApi(path: string, display: (file: string) => strin
   type AjvClass = typeof import('ajv').default
   const Ajv = is31 ? cjs<AjvClass>(await import('ajv/dist/2020.js')) : cjs<AjvClass>(await import('ajv'))
   // `regExp`: the engine of `pattern` and `patternProperties` (the validate option's is linear: traffic.ts).
-  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, verbose: true, logger: false, ...(options.regExp ? { code: { regExp: options.regExp } } : {}) })
+  // `multipleOfPrecision`: 19.99 is a multiple of 0.01 (19.99 / 0.01 is 1998.9999999999998 in
+  // floating point, which ajv's exact test refuses); 19.995 is still not.
+  const ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, verbose: true, logger: false, multipleOfPrecision: 9, ...(options.regExp ? { code: { regExp: options.regExp } } : {}) })
   addFormats(ajv)
   const id = 'mockyard-openapi.json'
   ajv.addSchema(doc, id)

@@ -271,3 +271,33 @@ describe('text beside a template in one segment', () => {
     expect(suffix.coverage().answered).toBe(2)
   })
 })
+
+describe('numbers as prices are written', () => {
+  it('multipleOf 0.01 takes 19.99, 4.35 and 0.07 (not multiples in floating point) and refuses 19.995', async () => {
+    const doc = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/prices': {
+          post: {
+            requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Money' } } } },
+            responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Money' } } } } },
+          },
+        },
+      },
+      components: { schemas: { Money: { type: 'object', properties: { amount: { type: 'number', minimum: 0, multipleOf: 0.01 } } } } },
+    }
+    writeFileSync(join(root, 'money.json'), JSON.stringify(doc))
+    const money = await loadTrafficCheck(join(root, 'money.json'), (file) => file.slice(root.length + 1))
+    const messages = (sent: number, answered: number) =>
+      money
+        .check({ ...exchange('POST', 'http://localhost/prices', { body: JSON.stringify({ amount: answered }) }), headers: headers({ 'content-type': 'application/json' }), body: new TextEncoder().encode(JSON.stringify({ amount: sent })) })
+        .map((violation) => `${violation.where} ${violation.message}`)
+    expect(messages(19.99, 4.35)).toEqual([])
+    expect(messages(0.07, 1998.01)).toEqual([])
+    expect(messages(19.995, 0.001)).toEqual([
+      'request must be multiple of 0.01 (request body of POST /prices)',
+      'response must be multiple of 0.01 (response 200 of POST /prices)',
+    ])
+  })
+})
