@@ -6,7 +6,7 @@ import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import { encodePathText, normalizePath, unescapeSegment } from '../core/compile-routes.js'
 import { toPointer } from '../core/errors.js'
 import { parsePath } from '../core/parse-request.js'
-import { contentTypeOf } from '../core/build-response.js'
+import { contentTypeOf, isRedirectStatus } from '../core/build-response.js'
 import { METHOD_KEYS, type MethodKey } from '../core/types.js'
 import { answersAlone, answersOf as modelAnswers } from '../core/routes-model.js'
 import type { CheckEntry } from './problem.js'
@@ -790,8 +790,15 @@ function answersOf(route: Json, key: string, method: string): Answer[] {
       answer.file = fields.file.value
       answer.filePath = fields.file.path
     }
-    if (fields.url) answer.url = fields.url.value
     if (fields.status) answer.statusPath = fields.status.path
+    if (fields.url) {
+      // A redirect is sent with its status when that is a 3xx, else with 302 (build-response.ts).
+      answer.url = fields.url.value
+      if (!isRedirectStatus(fields.status?.value)) {
+        answer.status = 302
+        answer.statusPath = fields.url.path
+      }
+    }
     // A fault other than `truncate` sends no answer to check (docs/behaviour.md, "Faults").
     if (fields.fault && fields.fault.value !== 'truncate') answer.silent = true
     if (fields.events) answer.eventsPath = fields.events.path
@@ -1121,14 +1128,17 @@ export async function checkOpenApi(
         const name = `${operation.method.toUpperCase()} ${operation.path}`
         // Statuses, content types and bodies.
         for (const answer of answersOf(route, key, method)) {
-          if (answer.url || answer.silent) continue
+          if (answer.silent) continue
           const at = answer.statusPath ?? answer.filePath ?? answer.path
           const found = responseFor(doc, operation.operation, answer.status)
           if (!found) {
             const statuses = Object.keys(isObject(operation.operation.responses) ? operation.operation.responses : {}).join(', ')
-            error({ kind: 'status', file: source.file, pointer: toPointer(at), message: `${name} declares no response for status ${answer.status} (it declares ${statuses || 'none'})`, fix: 'Declare the status in the document if the API answers it, or change the status in the routes file.' })
+            const fix = answer.url === undefined ? 'Declare the status in the document if the API answers it, or change the status in the routes file.' : 'Declare the redirect status in the document if the API answers it, or give the route a status the document declares (a redirect is sent with its status when that is a 3xx, else with 302).'
+            error({ kind: 'status', file: source.file, pointer: toPointer(at), message: `${name} declares no response for status ${answer.status} (it declares ${statuses || 'none'})`, fix })
             continue
           }
+          // A redirect has no body: its status is all there is to check (as validate does).
+          if (answer.url !== undefined) continue
           if (answer.status === 204 || answer.status === 304) continue
           if (answer.eventsPath) {
             // Events are sent as text/event-stream: the operation must declare that response.
@@ -1203,11 +1213,18 @@ export async function checkOpenApi(
           const query = queryParameters(doc, operation)
           const inQuery = (param: string) => query.some((q) => param === q || param === `${q}[]` || param.startsWith(`${q}[`) || param.startsWith(`${q}.`))
           const inPath = queryParameters(doc, operation, 'path')
+          // Header names are case-insensitive.
+          const inHeaders = new Set(queryParameters(doc, operation, 'header').map((h) => h.toLowerCase()))
           for (const param of Object.keys(entry.params)) {
             if (inQuery(param)) continue
-            if (inPath.includes(param) && (QUERY_METHODS.has(method) || !bodyHasKey(doc, operation.operation, param))) {
+            const readsBody = !QUERY_METHODS.has(method) && bodyHasKey(doc, operation.operation, param)
+            const read = QUERY_METHODS.has(method) ? 'query string' : 'request body and query string'
+            if (inPath.includes(param) && !readsBody) {
               // params read the query and the body, never the path (docs/behaviour.md, "Checking mocks").
-              error({ kind: 'unknown-param', file: source.file, pointer: toPointer([...path, 'params', param]), message: `"${param}" is a path parameter of ${name}, and params conditions read the ${QUERY_METHODS.has(method) ? 'query string' : 'request body and query string'}, never the path, so this condition is never met`, fix: `Give the value its own route instead (a key with the value in place of :${param}), or remove the condition.` })
+              error({ kind: 'unknown-param', file: source.file, pointer: toPointer([...path, 'params', param]), message: `"${param}" is a path parameter of ${name}, and params conditions read the ${read}, never the path, so this condition is never met`, fix: `Give the value its own route instead (a key with the value in place of :${param}), or remove the condition.` })
+            } else if (inHeaders.has(param.toLowerCase()) && !readsBody) {
+              // A header is matched by the entry's `headers`, not by `params`.
+              error({ kind: 'unknown-param', file: source.file, pointer: toPointer([...path, 'params', param]), message: `"${param}" is a header parameter of ${name}, and params conditions read the ${read}, never the headers, so this condition is never met`, fix: `Move it to the entry's headers conditions ("headers": { "${param}": … }), or remove the condition.` })
             } else if (QUERY_METHODS.has(method)) {
               error({ kind: 'unknown-param', file: source.file, pointer: toPointer([...path, 'params', param]), message: `${name} has no query parameter "${param}" (${query.length > 0 ? `it declares ${query.join(', ')}` : 'it declares none'}), so this condition is never met`, fix: 'Use a declared parameter, or declare it in the document if the API has it.' })
             } else if (!bodyHasKey(doc, operation.operation, param)) {

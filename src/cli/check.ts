@@ -106,11 +106,11 @@ export async function checkCommand(argv: string[]): Promise<number> {
   }
   const format = values.format ?? 'text'
   if (format !== 'text' && format !== 'json') {
-    process.stderr.write(formatMessage(`mockyard check: --format takes text or json, got "${format}". For example --format json.`) + '\n')
+    process.stderr.write(formatMessage(`check: --format takes text or json, got "${format}". For example --format json.`) + '\n')
     return 2
   }
   if (values.data && !values.routes && !values.config) {
-    process.stderr.write(formatMessage('mockyard check: --data needs --routes or --config. Name the routes file with --routes.') + '\n')
+    process.stderr.write(formatMessage('check: --data needs --routes or --config. Name the routes file with --routes.') + '\n')
     return 2
   }
 
@@ -118,7 +118,7 @@ export async function checkCommand(argv: string[]): Promise<number> {
     // Only the server falls back to the bundled example mocks: a check of them would pass a CI job run from the wrong folder.
     const local = findLocalMocks()
     if (!local) {
-      process.stderr.write(formatMessage(`mockyard check: no mocks/config.js (.mjs, .json) or mocks/routes.json in ${process.cwd()}, and no --config or --routes. Run it from your project's folder, or name the mocks with --config <file> or --routes <file>.`) + '\n')
+      process.stderr.write(formatMessage(`check: no mocks/config.js (.mjs, .json) or mocks/routes.json in ${process.cwd()}, and no --config or --routes. Run it from your project's folder, or name the mocks with --config <file> or --routes <file>.`) + '\n')
       return 2
     }
     process.stderr.write(formatMessage(whatIsChecked(local)) + '\n')

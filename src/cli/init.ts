@@ -86,7 +86,8 @@ export async function initCommand(argv: string[]): Promise<number> {
     return 0
   } catch (error) {
     if (error instanceof InitError) {
-      fail(formatMessage(`mockyard init: ${error.message}. ${error.fix}`))
+      // In the form of the command's other lines (`[mockyard] init: ...`), prefixed once.
+      fail(formatMessage(`init: ${error.message}. ${error.fix}`))
       return 1
     }
     throw error

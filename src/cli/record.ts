@@ -174,6 +174,10 @@ async function runImport(argv: string[]): Promise<void> {
     if (result.notImported.length > 0) {
       process.stderr.write(formatMessage(`${result.notImported.length} HAR ${result.notImported.length === 1 ? 'entry was' : 'entries were'} not imported:`) + '\n' + result.notImported.map((line) => `  - ${line}`).join('\n') + '\n')
     }
+    if (result.writtenAsUtf8.length > 0) {
+      const count = result.writtenAsUtf8.length
+      process.stderr.write(formatMessage(`${count} HAR ${count === 1 ? 'entry was' : 'entries were'} written as UTF-8, not in the charset ${count === 1 ? 'its' : 'their'} Content-Type named; the written Content-Type says charset=utf-8, so the mock sends the same text:`) + '\n' + result.writtenAsUtf8.map((line) => `  - ${line}`).join('\n') + '\n')
+    }
     if (result.pageRequests.length > 0) {
       const shownRequests = result.pageRequests.slice(0, 5).join(', ') + (result.pageRequests.length > 5 ? `, and ${result.pageRequests.length - 5} more` : '')
       process.stderr.write(formatMessage(`${result.pageRequests.length} page ${result.pageRequests.length === 1 ? 'request was' : 'requests were'} left out (the page's document, styles, scripts, images, fonts): ${shownRequests}. --all imports them.`) + '\n')

@@ -16,7 +16,7 @@ export const COMMANDS = ['check', 'init', 'record', 'import'] as const
  */
 export function usageMessage(error: Error & { code?: string }, flags: readonly string[], command?: string): string {
   const help = command === undefined ? 'Run mockyard --help for the flags.' : `Run mockyard ${command} --help for the options.`
-  const lead = command === undefined ? '' : `mockyard ${command}: `
+  const lead = command === undefined ? '' : `${command}: `
   const flag = /'(-[^' ]*)/.exec(error.message)?.[1]
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag) {
     const close = flag.startsWith('--') ? closestName(flag.slice(2).split('=')[0]!, flags) : undefined

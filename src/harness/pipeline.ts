@@ -282,7 +282,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       }
     }
     const { info, response } = result
-    const violations = trafficCheck !== undefined && info.entry !== 'preflight' ? checkTraffic(trafficCheck, request, body, response) : undefined
+    // A preflight is the engine's own answer, and so are the 400 of a body that does not parse, the
+    // 413 of a form over the field limit and the 426 of a WebSocket-only route: the document does
+    // not describe mockyard's answers, so of those only the request is checked.
+    const violations = trafficCheck === undefined || info.entry === 'preflight' ? undefined : checkTraffic(trafficCheck, request, body, response, info.entry === 'body' || info.entry === 'websocket')
     if (response.body instanceof ReadableStream) {
       // A stream is recorded when it starts (so waitForRequest resolves), its end noted when it ends.
       const entry = record(request, session, started, time, body, info.status, info, response.headers, undefined, undefined, violations, 'open')
@@ -302,10 +305,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   }
 
   /** The violations of one exchange, or undefined when it agrees; a checker that fails is a violation too, never a failed request. */
-  function checkTraffic(check: TrafficCheck, request: PipelineRequest, body: Uint8Array | null, response: MockResponse): Violation[] | undefined {
+  function checkTraffic(check: TrafficCheck, request: PipelineRequest, body: Uint8Array | null, response: MockResponse, requestOnly: boolean): Violation[] | undefined {
     let violations: Violation[]
     try {
       violations = check.check({ method: request.method.toUpperCase(), url: request.url, headers: request.headers, body, response })
+      if (requestOnly) violations = violations.filter((violation) => violation.where === 'request')
     } catch (error) {
       violations = [{ where: 'response', pointer: '', message: `the check against the document failed: ${(error as Error)?.message ?? String(error)}`, schema: '' }]
     }

@@ -56,19 +56,29 @@ export interface TestViolations {
   messages: readonly string[]
 }
 
+/** What to do about requests nothing answered, under setupMockServer. */
+export const UNMATCHED_HINT = "Add a route or a handler (mocks.use()), or set onUnhandledRequest to 'warn' or 'bypass'."
+
+/** A violation message about the answer (formatViolation's `METHOD path status: response …`). */
+const RESPONSE_VIOLATION = /^\S+ \S+ -?\d+: response /
+
 /**
  * The error a test fails with after it ended, for the requests it made that nothing answered and
  * the exchanges that break the `validate` document (docs/behaviour.md, "Traffic checked against
  * a contract": they fail the test as an unmatched request does).
  */
-function unmatchedError(messages: readonly string[], violations?: TestViolations): Error {
+function unmatchedError(messages: readonly string[], violations: TestViolations | undefined, hint: string): Error {
   const parts: string[] = []
   if (messages.length > 0) {
-    parts.push(`${messages.length === 1 ? 'a request' : `${messages.length} requests`} had no mock in this test:\n${messages.join('\n')}\nAdd a route or a handler (mocks.use()), or set onUnhandledRequest to 'warn' or 'bypass'.`)
+    parts.push(`${messages.length === 1 ? 'a request' : `${messages.length} requests`} had no mock in this test:\n${messages.join('\n')}\n${hint}`)
   }
   if (violations && violations.messages.length > 0) {
     const { document, messages: list } = violations
-    parts.push(`${list.length === 1 ? 'a request or its answer breaks' : `${list.length} violations of`} ${document} in this test:\n${list.join('\n')}\nFix the mock's data file or the app's request, or the document if it is wrong.`)
+    // What to fix follows from where the violations are (formatViolation: `GET /x 200: request…` or `…: response …`).
+    const answers = list.filter((message) => RESPONSE_VIOLATION.test(message)).length
+    const fix = answers === 0 ? "the app's request" : answers === list.length ? "the mock's data file" : "the mock's data file or the app's request"
+    const what = list.length > 1 ? `${list.length} violations of` : answers === 0 ? 'a request breaks' : 'an answer breaks'
+    parts.push(`${what} ${document} in this test:\n${list.join('\n')}\nFix ${fix}, or the document if it is wrong.`)
   }
   const error = new Error(formatMessage(parts.join('\n')))
   // The failure is the explanation; where in mockyard it was thrown is no help.
@@ -84,10 +94,12 @@ function unmatchedError(messages: readonly string[], violations?: TestViolations
  * @example
  * const failure = unmatchedFailure(interception.takeUnmatched(), context.task.result?.errors)
  * if (failure) throw failure
+ *
+ * `hint` is the line after the explanations: what to do, in the words of the surface.
  */
-export function unmatchedFailure(explanations: readonly string[], errors: unknown[] | undefined, violations?: TestViolations): Error | undefined {
+export function unmatchedFailure(explanations: readonly string[], errors: unknown[] | undefined, violations?: TestViolations, hint = UNMATCHED_HINT): Error | undefined {
   dropRepeatedCauses(errors, explanations)
   const shown = shownMessages(errors)
   const messages = explanations.filter((message) => !shown.some((text) => text.includes(message)))
-  return messages.length > 0 || (violations !== undefined && violations.messages.length > 0) ? unmatchedError(messages, violations) : undefined
+  return messages.length > 0 || (violations !== undefined && violations.messages.length > 0) ? unmatchedError(messages, violations, hint) : undefined
 }

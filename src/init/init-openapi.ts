@@ -72,7 +72,9 @@ export async function initFromOpenApi(options: InitOptions): Promise<InitResult>
     api = await loadOpenApi(path, show, { reader: 'mockyard init' })
   } catch (error) {
     const fix = error instanceof DocumentError ? (error.fix ?? 'Give an OpenAPI 3.0 or 3.1 document (JSON or YAML).') : 'Give an OpenAPI 3.0 or 3.1 document (JSON or YAML).'
-    const where = error instanceof DocumentError && error.place ? ` (${show(error.place.file)}#${error.place.pointer})` : ''
+    // The place, unless the message already names it (a `$ref` problem says where it is written).
+    const place = error instanceof DocumentError && error.place ? `${show(error.place.file)}#${error.place.pointer}` : undefined
+    const where = place !== undefined && !(error as Error).message.includes(place) ? ` (${place})` : ''
     throw new InitError(`${show(path)} cannot be used: ${(error as Error).message.replace(/\.$/, '')}${where}`, fix)
   }
   const validates = (schema: Record<string, unknown>, value: unknown) => {

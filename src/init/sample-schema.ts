@@ -82,6 +82,30 @@ const FORMATS: Record<string, string> = {
 }
 
 /**
+ * Shorter values of the formats whose usual value may be over a `maxLength`, shortest last: a
+ * formatted value cut to length is no longer of its format (`user@examp`).
+ */
+const SHORTER_FORMATS: Record<string, string[]> = {
+  email: ['a@b.co'],
+  'idn-email': ['a@b.co'],
+  hostname: ['a.co', 'a'],
+  'idn-hostname': ['a.co', 'a'],
+  ipv6: ['::1'],
+  uri: ['https://a.co', 'a:b'],
+  url: ['https://a.co'],
+  iri: ['https://a.co', 'a:b'],
+  'uri-reference': ['/a', ''],
+  'iri-reference': ['/a', ''],
+  'uri-template': ['/{id}', ''],
+  'json-pointer': ['/a', ''],
+  regex: ['.', ''],
+  byte: ['YQ==', ''],
+}
+
+/** Formats no validator checks (OpenAPI's hints for forms): their value may be cut as any text. */
+const FREE_FORMATS = new Set(['binary', 'password'])
+
+/**
  * What a `$ref` names, as JSON Schema 2020-12 reads it: `#/...` relative to the innermost schema
  * with an `$id` being expanded (`#/$defs/Money` inside `Order: { $id, $defs: { Money } }`), else
  * to the document; `#money` the schema whose `$anchor` is `money`; `https://x/order#/...` the
@@ -146,12 +170,16 @@ function discriminatorValue(discriminator: Json, ref: string): string {
 /**
  * `allOf` merged into one schema: properties and required names together, the other keywords of
  * the first schema that has them. Each part's `$ref` is followed (a part already being expanded
- * is left out).
+ * is left out). An optional property that a part with `additionalProperties: false` does not
+ * declare is left out: that part refuses it (its `additionalProperties` sees its own
+ * `properties` and `patternProperties` only), so a value carrying it fails the `allOf`.
  */
 function mergeAllOf(schema: Json, state: State): Json {
   const merged: Json = {}
   const properties: Json = {}
   const required: string[] = []
+  /** Of each part with `additionalProperties: false`: whether it takes a property name. */
+  const closed: Array<(name: string) => boolean> = []
   const add = (part: unknown, depth: number) => {
     if (depth > 20) return
     if (isObject(part) && typeof part.$ref === 'string') {
@@ -163,6 +191,11 @@ function mergeAllOf(schema: Json, state: State): Json {
       return
     }
     if (!isObject(part)) return
+    if (part.additionalProperties === false) {
+      const own = new Set(isObject(part.properties) ? Object.keys(part.properties) : [])
+      const patterns = isObject(part.patternProperties) ? Object.keys(part.patternProperties) : []
+      closed.push((name) => own.has(name) || patterns.some((pattern) => matches(pattern, name)))
+    }
     for (const [key, value] of Object.entries(part)) {
       if (key === 'allOf') continue
       if (key === 'properties' && isObject(value)) Object.assign(properties, value)
@@ -172,9 +205,22 @@ function mergeAllOf(schema: Json, state: State): Json {
     if (Array.isArray(part.allOf)) for (const item of part.allOf) add(item, depth + 1)
   }
   add(schema, 0)
+  if (closed.length > 0) {
+    const needed = new Set(required)
+    for (const name of Object.keys(properties)) if (!needed.has(name) && !closed.every((takes) => takes(name))) delete properties[name]
+  }
   if (Object.keys(properties).length > 0) merged.properties = properties
   if (required.length > 0) merged.required = [...new Set(required)]
   return merged
+}
+
+/** Whether a `patternProperties` pattern matches a name (a pattern JavaScript cannot read does not). */
+function matches(pattern: string, name: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(name)
+  } catch {
+    return false
+  }
 }
 
 /** The types a schema allows, in order; inferred from its keywords when it has no `type`. */
@@ -312,8 +358,9 @@ export function stringForPattern(pattern: string): string | undefined {
 function sampleString(schema: Json): string {
   const format = typeof schema.format === 'string' ? schema.format : undefined
   let value = (format && FORMATS[format]) ?? 'string'
+  let formatted = format !== undefined && FORMATS[format] !== undefined && !FREE_FORMATS.has(format)
+  let regex: RegExp | undefined
   if (typeof schema.pattern === 'string') {
-    let regex: RegExp | undefined
     try {
       regex = new RegExp(schema.pattern, 'u')
     } catch {
@@ -321,11 +368,19 @@ function sampleString(schema: Json): string {
     }
     if (regex && !regex.test(value)) {
       const made = stringForPattern(schema.pattern)
-      if (made !== undefined && regex.test(made)) value = made
+      if (made !== undefined && regex.test(made)) {
+        value = made
+        formatted = false
+      }
     }
   }
   const min = typeof schema.minLength === 'number' ? Math.min(schema.minLength, MAX_REPEAT) : 0
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : Infinity
+  if (formatted && value.length > max) {
+    // A shorter value of the format; none fits, the usual one whole (the schema allows no value).
+    const fits = (SHORTER_FORMATS[format!] ?? []).find((short) => short.length <= max && short.length >= min && (regex === undefined || regex.test(short)))
+    return fits ?? value
+  }
   if (value.length < min) value = value + 'x'.repeat(min - value.length)
   if (value.length > max) value = value.slice(0, max)
   return value

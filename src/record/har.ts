@@ -54,6 +54,12 @@ export interface ImportHarResult extends RecordSummary {
   origins: Array<{ origin: string; entries: number }>
   /** Entries left out because they went to another origin than `origin`. */
   otherOrigins: number
+  /**
+   * Entries whose text could not be written in the charset their Content-Type names (one Node
+   * has no encoder for, or characters it cannot hold): written as UTF-8, the written
+   * Content-Type saying `charset=utf-8`. One line each: `#14 GET https://api.test/v1/csv: ...`.
+   */
+  writtenAsUtf8: string[]
 }
 
 const EMPTY_STATUS = (status: number) => status === 204 || status === 304 || (status >= 100 && status < 200)
@@ -104,6 +110,7 @@ export async function importHar(file: string, options: ImportHarOptions = {}): P
     only = parsedOrigin.origin
   }
   const writer = createRecordWriter({ out: options.out ?? 'mocks', redact: options.redact, batch: true })
+  const writtenAsUtf8: string[] = []
   const origins = new Map<string, number>()
   let otherOrigins = 0
   const notImported: string[] = []
@@ -155,6 +162,8 @@ export async function importHar(file: string, options: ImportHarOptions = {}): P
     }
     const content = response.content ?? {}
     let responseBody: Uint8Array | null = null
+    /** The decoded text DevTools saved, encoded once the Content-Type (and its charset) is known. */
+    let text: string | undefined
     if (content._file !== undefined) {
       const side = readSide(content._file)
       if (typeof side === 'string') {
@@ -163,14 +172,27 @@ export async function importHar(file: string, options: ImportHarOptions = {}): P
       }
       responseBody = side
     } else if (typeof content.text === 'string') {
-      responseBody = content.encoding === 'base64' ? Buffer.from(content.text, 'base64') : Buffer.from(content.text, 'utf8')
+      if (content.encoding === 'base64') responseBody = Buffer.from(content.text, 'base64')
+      else text = content.text
     } else if (!EMPTY_STATUS(status) && !(status >= 300 && status < 400) && (content.size ?? 0) !== 0 && method !== 'HEAD') {
       notImported.push(`${label}: the HAR holds no response content (${unsavedBody(content.size)}); record it with mockyard record, or export the HAR with content`)
       continue
     }
     const responseHeaders: Array<[string, string]> = (response.headers ?? []).map((h) => [h.name, String(h.value)])
-    if (content.mimeType && !responseHeaders.some(([name]) => name.toLowerCase() === 'content-type') && responseBody && responseBody.byteLength > 0) {
+    if (content.mimeType && !responseHeaders.some(([name]) => name.toLowerCase() === 'content-type') && ((responseBody && responseBody.byteLength > 0) || (text !== undefined && text !== ''))) {
       responseHeaders.push(['content-type', content.mimeType])
+    }
+    if (text !== undefined) {
+      // The HAR holds the text the browser decoded: the mock must send it in the charset the
+      // Content-Type names, else it sends other bytes than the back end did.
+      const typeAt = responseHeaders.findIndex(([name]) => name.toLowerCase() === 'content-type')
+      const encoded = encodeText(text, typeAt === -1 ? undefined : charsetOf(responseHeaders[typeAt]![1]))
+      responseBody = encoded.bytes
+      if (encoded.unwritable !== undefined) {
+        const [name, value] = responseHeaders[typeAt]!
+        responseHeaders[typeAt] = [name, value.replace(CHARSET_PARAMETER, 'charset=utf-8')]
+        writtenAsUtf8.push(`${label}: ${encoded.unwritable}; written as UTF-8, with charset=utf-8 in its Content-Type`)
+      }
     }
     if (response.redirectURL && !responseHeaders.some(([name]) => name.toLowerCase() === 'location')) responseHeaders.push(['location', response.redirectURL])
     const requestHeaders: Array<[string, string]> = (request.headers ?? []).filter((h) => !h.name.startsWith(':')).map((h) => [h.name, String(h.value)])
@@ -203,7 +225,42 @@ export async function importHar(file: string, options: ImportHarOptions = {}): P
   }
   await writer.flush()
   const byCount = [...origins].map(([name, entries]) => ({ origin: name, entries })).sort((a, b) => b.entries - a.entries)
-  return { ...writer.summary(), notImported, pageRequests, origins: byCount, otherOrigins }
+  return { ...writer.summary(), notImported, pageRequests, origins: byCount, otherOrigins, writtenAsUtf8 }
+}
+
+const CHARSET_PARAMETER = /charset\s*=\s*("[^"]*"|[^;\s]*)/i
+
+/** The `charset` parameter of a Content-Type, lower case, or `undefined`. */
+function charsetOf(contentType: string): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase()
+}
+
+/** The labels of UTF-8 (the WHATWG Encoding Standard's). */
+const UTF8_LABELS = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8', 'unicode11utf8', 'unicode20utf8', 'x-unicode20utf8'])
+/**
+ * The labels browsers read as windows-1252, which agrees with Latin-1 except in 0x80-0x9F
+ * (`iso-8859-1` and `us-ascii` are among them: a page's "iso-8859-1" is decoded as windows-1252).
+ */
+const LATIN1_LABELS = new Set(['iso-8859-1', 'iso8859-1', 'iso88591', 'iso_8859-1', 'iso_8859-1:1987', 'latin1', 'l1', 'cp819', 'ibm819', 'csisolatin1', 'iso-ir-100', 'windows-1252', 'cp1252', 'x-cp1252', 'us-ascii', 'ascii', 'ansi_x3.4-1968'])
+
+/**
+ * A HAR text as the bytes the back end sent: UTF-8 without a charset or with UTF-8's; Latin-1
+ * bytes for the windows-1252 labels when every character is one byte that means the same in
+ * both (below 0x100, outside 0x80-0x9F); UTF-16LE; ASCII as it is in any charset that extends ASCII.
+ * Otherwise UTF-8, and `unwritable` says why (the caller changes the charset to match).
+ */
+function encodeText(text: string, charset: string | undefined): { bytes: Uint8Array; unwritable?: string } {
+  const utf8 = Buffer.from(text, 'utf8')
+  if (charset === undefined || UTF8_LABELS.has(charset)) return { bytes: utf8 }
+  if (charset === 'utf-16le') return { bytes: Buffer.from(text, 'utf16le') }
+  // UTF-16 and UTF-32 hold ASCII in more than one byte, UTF-7 writes "+" otherwise.
+  if (/^[\x00-\x7f]*$/.test(text) && !/^(utf-?(16|32|7)|ucs-?[24]|unicode)/.test(charset)) return { bytes: utf8 }
+  if (LATIN1_LABELS.has(charset)) {
+    const misfit = /[^\x00-\x7f\xa0-\xff]/u.exec(text)
+    if (misfit === null) return { bytes: Buffer.from(text, 'latin1') }
+    return { bytes: utf8, unwritable: `its text has ${JSON.stringify(misfit[0])} (U+${misfit[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}), which mockyard cannot write in charset=${charset}` }
+  }
+  return { bytes: utf8, unwritable: `mockyard cannot encode charset=${charset}` }
 }
 
 /** JSON that breaks off where the text ends: the file was cut short, not mistyped. */

@@ -208,10 +208,10 @@ describe('mockyard check: the configuration', () => {
   it('exits 2 on bad usage', () => {
     const unknown = check(['--frobnicate'])
     expect(unknown.code).toBe(2)
-    expect(unknown.stderr).toBe('[mockyard] mockyard check: unknown flag --frobnicate: check has no such flag. Run mockyard check --help for the options.\n')
+    expect(unknown.stderr).toBe('[mockyard] check: unknown flag --frobnicate: check has no such flag. Run mockyard check --help for the options.\n')
     const format = check(['--format', 'xml'])
     expect(format.code).toBe(2)
-    expect(format.stderr).toBe('[mockyard] mockyard check: --format takes text or json, got "xml". For example --format json.\n')
+    expect(format.stderr).toBe('[mockyard] check: --format takes text or json, got "xml". For example --format json.\n')
     expect(check(['--data', 'mocks/data']).code).toBe(2)
     expect(check(['stray']).code).toBe(2)
     expect(check(['--help']).stdout).toContain('Usage: mockyard check')
@@ -221,7 +221,7 @@ describe('mockyard check: the configuration', () => {
     const empty = mkdtempSync(join(tmpdir(), 'mockyard-check-empty-'))
     try {
       const { code, stdout, stderr } = check([], { cwd: empty })
-      expect(stderr).toBe(`[mockyard] mockyard check: no mocks/config.js (.mjs, .json) or mocks/routes.json in ${empty}, and no --config or --routes. Run it from your project's folder, or name the mocks with --config <file> or --routes <file>.\n`)
+      expect(stderr).toBe(`[mockyard] check: no mocks/config.js (.mjs, .json) or mocks/routes.json in ${empty}, and no --config or --routes. Run it from your project's folder, or name the mocks with --config <file> or --routes <file>.\n`)
       expect(stdout).toBe('')
       expect(code).toBe(2)
     } finally {

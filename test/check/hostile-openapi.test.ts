@@ -294,7 +294,7 @@ describe('GitHub Actions', () => {
 describe('flags', () => {
   it('a misspelt --openapi fails with the flag it meant, and checks nothing', async () => {
     const { code, stdout, stderr } = await check(['--routes', 'routes.json', '--data', '.', '--opnapi', 'cycle.yaml'])
-    expect(stderr).toBe('[mockyard] mockyard check: unknown flag --opnapi: did you mean --openapi? Run mockyard check --help for the options.\n')
+    expect(stderr).toBe('[mockyard] check: unknown flag --opnapi: did you mean --openapi? Run mockyard check --help for the options.\n')
     expect(stdout).toBe('')
     expect(code).toBe(2)
   })

@@ -61,9 +61,9 @@ it('a violation fails the test that made it, with the file, the JSON pointer and
   const failure = stderr.split(/\n FAIL {2}/).find((part) => part.startsWith('contract.fixture.ts > reads a user the mocks answer against the contract\n'))
   expect(failure).toContain(
     [
-      'Error: [mockyard] a request or its answer breaks api/openapi.yaml in this test:',
+      'Error: [mockyard] an answer breaks api/openapi.yaml in this test:',
       "GET /api/v2/users/7 200: response user.json#: must have required property 'email' (response 200 of GET /users/{id}); schema api/schemas.yaml#/User/required",
-      "Fix the mock's data file or the app's request, or the document if it is wrong.",
+      "Fix the mock's data file, or the document if it is wrong.",
     ].join('\n'),
   )
   expect(stdout).toContain('COVERAGE "api/openapi.yaml: 2 of 6 operations answered; never answered:\\n  GET /users (listUsers)\\n  POST /orders (createOrder)\\n  GET /report.pdf (getReport)\\n  GET /health (health)"')

@@ -35,8 +35,8 @@ describe('did you mean', () => {
     expect(runCli(['chek'])).toMatchObject({ code: 2, stderr: '[mockyard] unknown command chek: did you mean mockyard check? The commands are check, init, record and import. Run mockyard --help for the flags.\n' })
     expect(runCli(['serve', '--port', '0']).stderr).toBe('[mockyard] unknown command serve: mockyard serves the mocks with flags alone (mockyard --port 3001), and its commands are check, init, record and import. Run mockyard --help for the flags.\n')
     expect(runCli(['help'])).toMatchObject({ code: 0, stdout: runCli(['--help']).stdout })
-    expect(runCli(['record', '--taget', 'http://127.0.0.1:9'])).toMatchObject({ code: 2, stderr: '[mockyard] mockyard record: unknown flag --taget: did you mean --target? Run mockyard record --help for the options.\n' })
-    expect(runCli(['import', 'x.har', '--ot', 'm'])).toMatchObject({ code: 2, stderr: '[mockyard] mockyard import: unknown flag --ot: did you mean --out? Run mockyard import --help for the options.\n' })
+    expect(runCli(['record', '--taget', 'http://127.0.0.1:9'])).toMatchObject({ code: 2, stderr: '[mockyard] record: unknown flag --taget: did you mean --target? Run mockyard record --help for the options.\n' })
+    expect(runCli(['import', 'x.har', '--ot', 'm'])).toMatchObject({ code: 2, stderr: '[mockyard] import: unknown flag --ot: did you mean --out? Run mockyard import --help for the options.\n' })
   })
 
   it('an unknown route key: the warning names file, JSON path and the key meant', async () => {

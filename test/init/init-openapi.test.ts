@@ -136,7 +136,7 @@ describe('mockyard init --openapi on a 3.1 document (servers base path, named ex
     const before = readFileSync(routes, 'utf8')
     writeFileSync(routes, '{"mine": {"get": "mine.json"}}\n')
     const refused = runCli(['init', '--openapi', 'petstore-31.json'], { cwd: dir })
-    expect(refused.stderr).toContain('[mockyard] mockyard init: mocks/routes.json exists, and init writes a new one rather than merging into it. Add --force to overwrite it, or write elsewhere with --out <folder>.')
+    expect(refused.stderr).toContain('[mockyard] init: mocks/routes.json exists, and init writes a new one rather than merging into it. Add --force to overwrite it, or write elsewhere with --out <folder>.')
     expect(refused.code).toBe(1)
     expect(readFileSync(routes, 'utf8')).toBe('{"mine": {"get": "mine.json"}}\n')
     expect(runCli(['init', '--openapi', 'petstore-31.json', '--force'], { cwd: dir }).code).toBe(0)
@@ -204,6 +204,27 @@ describe('mockyard init --openapi on what documents hold in the wild', () => {
     expect(routes.xml.get).toEqual({ status: 200 })
     expect(runCli(['check', '--openapi', 'wild.json'], { cwd: dir }).code).toBe(0)
   })
+
+  it('keeps a formatted string of its format under a short maxLength, and leaves out what a strict allOf part refuses; check passes', () => {
+    const dir = app()
+    const body = (schema: object) => ({ get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema } } } } } })
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'tricky', version: '1' },
+      paths: {
+        '/user': body({ type: 'object', required: ['email'], properties: { email: { type: 'string', format: 'email', maxLength: 10 }, site: { type: 'string', format: 'uri', maxLength: 12 } } }),
+        '/strict': body({ allOf: [{ type: 'object', additionalProperties: false, properties: { a: { type: 'string' } } }, { type: 'object', properties: { b: { type: 'string' } } }] }),
+      },
+    }
+    writeFileSync(join(dir, 'tricky.json'), JSON.stringify(doc))
+    expect(runCli(['init', '--openapi', 'tricky.json'], { cwd: dir }).code).toBe(0)
+    const routes = json(dir, 'routes.json')
+    expect(json(dir, `data/${routes.user.get}`)).toEqual({ email: 'a@b.co', site: 'https://a.co' })
+    expect(json(dir, `data/${routes.strict.get}`)).toEqual({ a: 'string' })
+    const check = runCli(['check', '--openapi', 'tricky.json'], { cwd: dir })
+    expect(check.stdout).toContain('[mockyard] check: no problems.')
+    expect(check.code).toBe(0)
+  })
 })
 
 describe('mockyard init beside a mocks/config.js', () => {
@@ -222,19 +243,26 @@ describe('mockyard init: bad input', () => {
     const dir = app()
     writeFileSync(join(dir, 'swagger.json'), '{"swagger": "2.0", "paths": {}}')
     const old = runCli(['init', '--openapi', 'swagger.json'], { cwd: dir })
-    expect(old.stderr).toContain('[mockyard] mockyard init: swagger.json cannot be used: Swagger 2.0 documents are not supported.')
+    expect(old.stderr).toContain('[mockyard] init: swagger.json cannot be used: Swagger 2.0 documents are not supported.')
     expect(old.code).toBe(1)
     const missing = runCli(['init', '--openapi', 'nope.yaml'], { cwd: dir })
     expect(missing.stderr).toContain('the OpenAPI document nope.yaml does not exist. Check the path given to --openapi.')
     expect(missing.code).toBe(1)
     expect(readdirSync(dir)).not.toContain('mocks')
+    // A $ref to nothing: the line names the $ref and its place once, after one prefix.
+    writeFileSync(join(dir, 'broken.yaml'), "openapi: 3.0.3\ninfo: { title: t, version: '1' }\npaths:\n  /a:\n    get:\n      responses:\n        '200': { $ref: '#/nope' }\n")
+    const broken = runCli(['init', '--openapi', 'broken.yaml'], { cwd: dir })
+    expect(broken.stderr).toBe(
+      '[mockyard] init: broken.yaml cannot be used: the $ref "#/nope" at broken.yaml#/paths/~1a/get/responses/200 points to broken.yaml#/nope, which does not exist. Point the $ref at a schema the document has, or add the schema there.\n',
+    )
+    expect(broken.code).toBe(1)
   })
 
   it('names an --out it cannot write into, without a stack trace; exit 1', () => {
     const dir = app()
     writeFileSync(join(dir, 'taken'), 'a file, not a folder')
     const { code, stderr } = runCli(['init', '--openapi', 'petstore-31.json', '--out', 'taken'], { cwd: dir })
-    expect(stderr).toContain('[mockyard] mockyard init: taken/data cannot be written (ENOTDIR). Write elsewhere with --out <folder>, a folder you can write to.')
+    expect(stderr).toContain('[mockyard] init: taken/data cannot be written (ENOTDIR). Write elsewhere with --out <folder>, a folder you can write to.')
     expect(stderr).not.toContain('    at ')
     expect(code).toBe(1)
   })
@@ -247,9 +275,9 @@ describe('mockyard init: bad input', () => {
     expect(positional.stderr).toContain('mockyard init takes the document with --openapi, not "openapi.yaml" alone. For example mockyard init --openapi openapi.yaml.')
     expect(positional.code).toBe(2)
     const typo = runCli(['init', '--opnapi', 'x.yaml'], { cwd: tmpdir() })
-    expect(typo.stderr).toBe('[mockyard] mockyard init: unknown flag --opnapi: did you mean --openapi? Run mockyard init --help for the options.\n')
+    expect(typo.stderr).toBe('[mockyard] init: unknown flag --opnapi: did you mean --openapi? Run mockyard init --help for the options.\n')
     expect(typo.code).toBe(2)
     const unknown = runCli(['init', '--frobnicate'], { cwd: tmpdir() })
-    expect(unknown.stderr).toBe('[mockyard] mockyard init: unknown flag --frobnicate: init has no such flag. Run mockyard init --help for the options.\n')
+    expect(unknown.stderr).toBe('[mockyard] init: unknown flag --frobnicate: init has no such flag. Run mockyard init --help for the options.\n')
   })
 })

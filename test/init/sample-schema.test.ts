@@ -23,6 +23,24 @@ describe('sampleSchema', () => {
     expect(sampleSchema({ type: 'string', maxLength: 3 }, { doc: {} })).toBe('str')
   })
 
+  it('never cuts a formatted value into one that is not of its format: a shorter value of the format, else the usual one whole', () => {
+    expect(sampleSchema({ type: 'string', format: 'email', maxLength: 10 }, { doc: {} })).toBe('a@b.co')
+    expect(sampleSchema({ type: 'string', format: 'uri', maxLength: 12 }, { doc: {} })).toBe('https://a.co')
+    expect(sampleSchema({ type: 'string', format: 'uri', maxLength: 5 }, { doc: {} })).toBe('a:b')
+    expect(sampleSchema({ type: 'string', format: 'hostname', maxLength: 2 }, { doc: {} })).toBe('a')
+    // No uuid is shorter: no value fits the schema, and a cut one would break the format too.
+    expect(sampleSchema({ type: 'string', format: 'uuid', maxLength: 8 }, { doc: {} })).toBe('3fa85f64-5717-4562-b3fc-2c963f66afa6')
+    // A format no validator checks is text like any other.
+    expect(sampleSchema({ type: 'string', format: 'password', maxLength: 4 }, { doc: {} })).toBe('pass')
+  })
+
+  it("leaves out an optional property that an allOf part's additionalProperties: false refuses; a required one stays", () => {
+    const strict = { type: 'object', additionalProperties: false, properties: { a: { type: 'string' } }, patternProperties: { '^x-': { type: 'string' } } }
+    expect(sampleSchema({ allOf: [strict, { type: 'object', properties: { b: { type: 'string' }, 'x-c': { type: 'string' } } }] }, { doc: {} })).toEqual({ a: 'string', 'x-c': 'string' })
+    const doc = { components: { schemas: { Strict: strict } } }
+    expect(sampleSchema({ allOf: [{ $ref: '#/components/schemas/Strict' }, { properties: { b: { type: 'string' } }, required: ['b'] }] }, { doc })).toEqual({ a: 'string', b: 'string' })
+  })
+
   it('stays small for schemas that branch out at every level, and for huge minItems and minLength', () => {
     // 40 levels, each with two properties of the next: 2^40 values if expanded in full.
     const schemas: Record<string, unknown> = {}

@@ -125,6 +125,38 @@ describe('mockyard import: what a HAR holds', () => {
     expect(runCli(['import', har, '--out', out]).code).toBe(0)
   })
 
+  it("writes a text in the charset its Content-Type names, else as UTF-8 saying charset=utf-8, so the mock sends the back end's bytes or the same text", async () => {
+    const dir = tempDir()
+    const har = writeHar(dir, [
+      entry('http://api.test/api/csv', 200, 'text/csv; charset=iso-8859-1', 'a,b\né,1\n'),
+      entry('http://api.test/api/euro', 200, 'text/plain; charset=windows-1252', 'price: 5 €'),
+      entry('http://api.test/api/page', 200, 'text/html; charset=Shift_JIS', '<p>こんにちは</p>'),
+      entry('http://api.test/api/plain', 200, 'application/json; charset=Shift_JIS', '{"ok":true}'),
+    ])
+    const out = join(dir, 'mocks')
+    const { code, stderr } = runCli(['import', har, '--out', out, '--all'])
+    expect(code, stderr).toBe(0)
+    expect(stderr).toContain(
+      [
+        '[mockyard] 2 HAR entries were written as UTF-8, not in the charset their Content-Type named; the written Content-Type says charset=utf-8, so the mock sends the same text:',
+        '  - #1 GET http://api.test/api/euro: its text has "€" (U+20AC), which mockyard cannot write in charset=windows-1252; written as UTF-8, with charset=utf-8 in its Content-Type',
+        '  - #2 GET http://api.test/api/page: mockyard cannot encode charset=shift_jis; written as UTF-8, with charset=utf-8 in its Content-Type',
+      ].join('\n'),
+    )
+    const mock = await serve(out)
+    const bytes = async (path: string) => {
+      const response = await fetch(`${mock.url}${path}`)
+      return { type: response.headers.get('content-type'), bytes: Buffer.from(await response.arrayBuffer()) }
+    }
+    // The back end's bytes: é is one byte, 0xE9.
+    expect(await bytes('/api/csv')).toEqual({ type: 'text/csv; charset=iso-8859-1', bytes: Buffer.from([0x61, 0x2c, 0x62, 0x0a, 0xe9, 0x2c, 0x31, 0x0a]) })
+    // The same text, in UTF-8, said so.
+    expect(await bytes('/api/euro')).toEqual({ type: 'text/plain; charset=utf-8', bytes: Buffer.from('price: 5 €', 'utf8') })
+    expect(await bytes('/api/page')).toEqual({ type: 'text/html; charset=utf-8', bytes: Buffer.from('<p>こんにちは</p>', 'utf8') })
+    // ASCII is the same bytes in Shift_JIS: the header is kept as the back end sent it.
+    expect(await bytes('/api/plain')).toEqual({ type: 'application/json; charset=Shift_JIS', bytes: Buffer.from('{"ok":true}') })
+  })
+
   it('imports a 10,000-entry HAR (about 29 MB), writing routes.json once, and every request is answered as recorded', async () => {
     const dir = tempDir()
     const har = join(dir, 'big.har')
