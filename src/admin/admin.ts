@@ -5,7 +5,8 @@ import { handleDashboard } from './dashboard.js'
 import type { Instance } from '../config/instance.js'
 import { sessionOf } from '../harness/session.js'
 import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from '../forward/body.js'
-import { loggedRequestOf } from '../harness/harness-api.js'
+import { loggedRequestOf, type LoggedRequest } from '../harness/harness-api.js'
+import type { RequestRecord } from '../harness/request-log.js'
 
 export const ADMIN_PREFIX = '/__mockyard/'
 
@@ -76,6 +77,17 @@ function sendCoverage(instance: Instance, res: ServerResponse, text: boolean): v
   const body = coverage.text + '\n'
   res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' })
   res.end(body)
+}
+
+/**
+ * A record as `GET /__mockyard/requests` sends it: a request nothing answered (no route, handler
+ * or proxy) also carries `matched: false` and its explanation, which the Playwright fixture fails
+ * the test with (docs/behaviour.md, "Defaults per surface").
+ */
+function adminRecordOf(record: RequestRecord): LoggedRequest {
+  const logged = loggedRequestOf(record)
+  if (record.kind !== undefined || record.matched || record.entry === 'proxy' || record.explanation === undefined) return logged
+  return { ...logged, matched: false, explanation: record.explanation }
 }
 
 /** The deepest nesting a routes body may have: deeper is refused before anything applies. */
@@ -160,7 +172,7 @@ export async function handleAdmin(instance: Instance, req: IncomingMessage, res:
     case 'requests':
       if (!read) return allow('GET')
       send(res, 200, {
-        requests: instance.log.list(session !== undefined ? { session } : {}).map(loggedRequestOf),
+        requests: instance.log.list(session !== undefined ? { session } : {}).map(adminRecordOf),
         // The bound of the log, all sessions together, and what it dropped since it was last reset.
         log: { limit: instance.log.limit, dropped: instance.log.droppedSince(session) },
       })

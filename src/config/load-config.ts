@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'n
 import { createRequire } from 'node:module'
 import { basename, dirname, extname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import type { RequestHandler } from 'msw'
+import type { RequestHandler, WebSocketHandler } from 'msw'
 import type { RouteSource } from '../core/compile-routes.js'
 import { ConfigError, toPointer, type ConfigProblem } from '../core/errors.js'
 import type { RoutesConfig } from '../core/types.js'
@@ -47,7 +47,7 @@ export interface ResolvedConfig {
   /** Plugins' routes first, then the local ones: later ones override earlier ones. */
   routes: RoutesSpec[]
   /** `options.handlers`, then the plugins' handlers. */
-  handlers: RequestHandler[]
+  handlers: Array<RequestHandler | WebSocketHandler>
   /** Problems of the options and plugins (`loadConfig` throws them with the routes' ones). */
   problems: ConfigProblem[]
   /** Warnings about the options: unknown names (docs/behaviour.md, "Options"). */
@@ -190,6 +190,41 @@ function requiredAsEsm(cause: unknown): boolean {
 const ESM_UNDER_REQUIRE =
   "The config is an ES module, and require('mockyard/jest') loads it with Jest's require(), which cannot: write it as CommonJS in a .cjs file (module.exports = { ... }) and pass that path, use a config.json, or import mockyard/jest from an ES module test under Jest's ES module support."
 
+/**
+ * The file a `require()` refused as an ES module, as the error names it: Node's and Jest 30's
+ * message (`require() of ES Module <path> from ...`, `Must use import to load ES Module: <path>`),
+ * or the file Jest 29 failed to parse (its stack: `Details:`, then `<path>:<line>`).
+ */
+function refusedModule(cause: unknown): string | undefined {
+  const { message, stack } = (cause ?? {}) as { message?: unknown; stack?: unknown }
+  const named = /Must use import to load ES Module: (\S+)|require\(\) of ES Module (\S+) from /.exec(String(message))
+  const path = named?.[1] ?? named?.[2] ?? /Details:\s*\n\s*(\S+?):\d+\n/.exec(String(stack))?.[1]
+  return path?.replace(/\.$/, '')
+}
+
+/** Whether two paths name one file (a symlinked folder, a file URL). */
+function sameFile(a: string, b: string): boolean {
+  const real = (path: string) => {
+    try {
+      return realpathSync(path.startsWith('file:') ? fileURLToPath(path) : path)
+    } catch {
+      return resolve(path)
+    }
+  }
+  return real(a) === real(b)
+}
+
+/**
+ * The fix when the config is CommonJS and what it requires is an ES module (`mockyard/notifications`
+ * is one): the config is not the one to rewrite. Names the module, and its package when it has one.
+ */
+function esmDependencyFix(module: string): string {
+  const parts = module.split(/[\\/]/)
+  const at = parts.lastIndexOf('node_modules')
+  const name = at === -1 ? undefined : parts[at + 1]?.startsWith('@') ? `${parts[at + 1]}/${parts[at + 2]}` : parts[at + 1]
+  return `The config is CommonJS, but a module it requires is an ES module: ${module}${name ? ` (package ${name})` : ''}. Jest's require() loads ES modules only under Jest's ES module support: run Jest with NODE_OPTIONS=--experimental-vm-modules (Jest 30 then require()s it), or write the config as an ES module (config.mjs) that imports it, loaded from an ES module test (import { setupMockServer } from 'mockyard/jest') under that same option (the way for Jest 29).`
+}
+
 /** Reads options from a config file: `.js`/`.mjs` default export, or `.json`. */
 async function readConfigFile(path: string): Promise<unknown> {
   let stat
@@ -209,7 +244,10 @@ async function readConfigFile(path: string): Promise<unknown> {
   } catch (cause) {
     const esmUnderRequire = requiredAsEsm(cause)
     const where = esmUnderRequire ? '' : whereInModule(cause, path)
-    throw new ConfigError([{ file: path, pointer: '', message: `the config file failed to load: ${String((cause as Error)?.message ?? cause).replace(/\.$/, '')}${where}`, fix: esmUnderRequire ? ESM_UNDER_REQUIRE : 'Fix the error in the config module; its default export must be the options object.' }], { cause })
+    // The ES module may be the config itself, or a module it requires (the error names which).
+    const refused = esmUnderRequire ? refusedModule(cause) : undefined
+    const esmFix = refused !== undefined && !sameFile(refused, path) ? esmDependencyFix(refused) : ESM_UNDER_REQUIRE
+    throw new ConfigError([{ file: path, pointer: '', message: `the config file failed to load: ${String((cause as Error)?.message ?? cause).replace(/\.$/, '')}${where}`, fix: esmUnderRequire ? esmFix : 'Fix the error in the config module; its default export must be the options object.' }], { cause })
   }
 }
 
@@ -375,7 +413,7 @@ export async function resolveConfig(
   }
 
   const routes: RoutesSpec[] = []
-  const handlers: RequestHandler[] = [...(options.handlers ?? [])]
+  const handlers: Array<RequestHandler | WebSocketHandler> = [...(options.handlers ?? [])]
 
   for (const [index, plugin] of (options.plugins ?? []).entries()) {
     let object: MockyardPlugin

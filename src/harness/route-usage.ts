@@ -5,7 +5,7 @@
  */
 import { countOf } from '../core/count.js'
 import { formatMessage } from '../core/errors.js'
-import { isPlainObject, walkRoutes } from '../core/routes-model.js'
+import { answersAlone, entriesOf, isConditional, isPlainObject, walkRoutes } from '../core/routes-model.js'
 import { METHOD_KEYS } from '../core/types.js'
 import type { RequestRecord } from './request-log.js'
 
@@ -81,26 +81,51 @@ export function expectCalledIn(records: readonly RequestRecord[], target: string
   throw new Error(formatMessage(lines.join('\n')))
 }
 
+/** The method keys a route has (`get`, `post`...). */
+function methodKeysOf(route: unknown): string[] {
+  return isPlainObject(route) ? METHOD_KEYS.filter((method) => Object.hasOwn(route, method)) : []
+}
+
 /**
  * The route and method keys of a routes object, as `reportUnused` lists them: `GET v1/users` for
- * each method key a route has, and `v1/users (any method)` for a route that answers without one.
+ * each method key a route has, `v1/users (any method)` for a route that answers without one, and
+ * `v1/users (other methods)` for the route's own answer (its `file`, `url`, `status`...) beside
+ * method keys: it answers the methods that have no key.
  */
 export function routeKeysOf(routes: unknown): string[] {
   const keys: string[] = []
   walkRoutes(routes, {
     route(key, route) {
-      const methods = isPlainObject(route) ? METHOD_KEYS.filter((method) => Object.hasOwn(route, method)) : []
+      const methods = methodKeysOf(route)
       for (const method of methods) keys.push(`${method.toUpperCase()} ${key}`)
       if (methods.length === 0) keys.push(`${key} (any method)`)
+      else if (isPlainObject(route) && answersAlone(route)) keys.push(`${key} (other methods)`)
     },
   })
   return keys
+}
+
+/**
+ * Whether a request got the route's own answer (its `file`, `url`, `status`...) rather than one of
+ * a method key's: its method has no key (a HEAD is the `get` key's when there is one), or its key
+ * holds conditional entries only, none of which matched (`default` answered).
+ */
+function gotRouteAnswer(route: unknown, method: string, entry: string): boolean {
+  const keys = methodKeysOf(route)
+  const key = keys.includes(method) ? method : method === 'head' && keys.includes('get') ? 'get' : undefined
+  if (key === undefined) return true
+  const value = (route as Record<string, unknown>)[key]
+  const ownDefault = typeof value === 'string' || entriesOf(value, []).some(({ entry: written }) => isPlainObject(written) && !isConditional(written))
+  return entry === 'default' && !ownDefault
 }
 
 /** Collects which route and method keys requests used, across resets, for `reportUnused`. */
 export class RouteUsage {
   private readonly used = new Set<string>()
   private readonly usedRoutes = new Set<string>()
+  // Per route, each method and entry that answered (`get default`), CORS preflights aside: what
+  // its `(other methods)` key is read from.
+  private readonly answers = new Map<string, Set<string>>()
 
   /** Notes the routes the records used (call before the log is reset). */
   add(records: readonly RequestRecord[]): void {
@@ -110,6 +135,10 @@ export class RouteUsage {
       this.used.add(`${record.method} ${record.route}`)
       // A route's `get` answers HEAD requests too.
       if (record.method === 'HEAD') this.used.add(`GET ${record.route}`)
+      if (record.entry === 'preflight') continue
+      const answers = this.answers.get(record.route) ?? new Set<string>()
+      answers.add(`${record.method.toLowerCase()} ${record.entry ?? ''}`)
+      this.answers.set(record.route, answers)
     }
   }
 
@@ -117,7 +146,16 @@ export class RouteUsage {
   unused(routes: unknown): string[] {
     return routeKeysOf(routes).filter((key) => {
       const anyMethod = /^(.*) \(any method\)$/.exec(key)
-      return anyMethod ? !this.usedRoutes.has(anyMethod[1]!) : !this.used.has(key)
+      if (anyMethod) return !this.usedRoutes.has(anyMethod[1]!)
+      const otherMethods = /^(.*) \(other methods\)$/.exec(key)
+      if (otherMethods) {
+        const route = (routes as Record<string, unknown>)[otherMethods[1]!]
+        return ![...(this.answers.get(otherMethods[1]!) ?? [])].some((answer) => {
+          const [method, entry] = answer.split(' ') as [string, string]
+          return gotRouteAnswer(route, method, entry)
+        })
+      }
+      return !this.used.has(key)
     })
   }
 }

@@ -10,10 +10,11 @@ import { setupWithRunner, type MockServerHandle, type SetupOptions } from '../ru
 export type { MockServerHandle, SetupOptions }
 
 /**
- * Registers `node:test` hooks (`before`, `afterEach`, `after`) in the file, or in the `describe`
- * it is called in, that serve the given config in process: the same options, handle and rules as
- * `setupMockServer` of `mockyard/vitest` (docs/behaviour.md, "Test runners"). A request nothing
- * answers fails the test that made it, with the explanation, once.
+ * Registers `node:test` hooks (`before`, `beforeEach`, `afterEach`, `after`) in the file, or in
+ * the `describe` it is called in, that serve the given config in process: the same options, handle
+ * and rules as `setupMockServer` of `mockyard/vitest` (docs/behaviour.md, "Test runners"). A
+ * request nothing answers fails the test that made it, with the explanation, once: after the
+ * file's own `afterEach` hooks ran.
  *
  * @example
  * import { test } from 'node:test'
@@ -30,8 +31,24 @@ export type { MockServerHandle, SetupOptions }
 export function setupMockServer(options: SetupOptions | string = {}): MockServerHandle {
   // The tests begun and not yet ended: more than one when a suite runs with `concurrency`.
   const running = new Set<unknown>()
+  // What a test fails with after it ended (its requests nothing answered), raised once its
+  // afterEach hooks all ran: node:test runs no further afterEach hook of a test after one throws,
+  // and setupMockServer()'s, declared first, would skip the file's own.
+  const failures = new Map<object, unknown>()
+  // The tests whose `after` hook raises it: a test whose beforeEach did not get that far fails in afterEach.
+  const deferred = new WeakSet<object>()
   beforeEach((context) => {
     running.add(context)
+    // A test's `after` hooks run after every afterEach hook, and still fail the test.
+    const test = context as { after?: (fn: () => void) => void }
+    if (typeof test.after !== 'function') return
+    test.after(() => {
+      if (!failures.has(context)) return
+      const failure = failures.get(context)
+      failures.delete(context)
+      throw failure
+    })
+    deferred.add(context)
   })
   return setupWithRunner<{ error?: unknown }>(options, {
     name: 'node:test',
@@ -46,6 +63,10 @@ export function setupMockServer(options: SetupOptions | string = {}): MockServer
       afterEach((context) => {
         try {
           fn(context as { error?: unknown })
+        } catch (failure) {
+          // Raised by the test's `after` hook (above), past the file's own afterEach hooks.
+          if (!deferred.has(context)) throw failure
+          failures.set(context, failure)
         } finally {
           running.delete(context)
         }

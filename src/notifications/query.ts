@@ -85,8 +85,10 @@ function flag(params: URLSearchParams, name: string, fallback: boolean): boolean
 
 function wholeNumber(params: URLSearchParams, name: string, fallback: number, min: number, max: number, allowed: string): number {
   const value = single(params, name)
-  if (value === undefined) return fallback
   const fix = max === Infinity ? `Use a whole number of ${min} or more.` : `Use a whole number from ${min} to ${max}.`
+  // An empty value is no number: refused as an empty boolean is, not read as the default.
+  if (value === undefined && params.has(name)) throw badRequest(name, '', 'not a whole number', [allowed], fix)
+  if (value === undefined) return fallback
   if (!/^\d+$/.test(value)) throw badRequest(name, value, 'not a whole number', [allowed], fix)
   const number = Number(value)
   if (number < min || number > max) throw badRequest(name, value, 'out of range', [allowed], fix)
@@ -99,7 +101,7 @@ function wholeNumber(params: URLSearchParams, name: string, fallback: number, mi
  *
  * - `to.userId` and `nature` may repeat, and may be written `to.userId[]` / `nature[]`; every
  *   other parameter may be given once (twice: 400). An empty value counts as absent, except for
- *   the booleans.
+ *   the booleans, `offset` and `limit` (400).
  * - Booleans are `true` or `false`, in any case. Defaults: `includeRead` false, `includeUnread`
  *   true, `includeViewed` true, `includeUnviewed` true, `includeInactive` false,
  *   `includeSources` false.

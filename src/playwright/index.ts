@@ -8,9 +8,12 @@ import { randomUUID } from 'node:crypto'
 import type { BrowserContext, Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions } from '@playwright/test'
 import type { MockyardOptions } from '../config/options.js'
 import { startMockServer } from '../listener/server.js'
-import { createAdminClient, ListenerUnreachableError, SESSION_HEADER, UNREACHABLE, type AdminClient } from './admin-client.js'
+import { createAdminClient, ListenerUnreachableError, SESSION_HEADER, UNREACHABLE, type AdminClient, type LoggedRequest } from './admin-client.js'
 import { installedPlaywrightVersion, missingUrlMessage } from './missing-url.js'
 import { SESSION_COOKIE } from '../harness/session.js'
+import { unmatchedFailure } from '../harness/test-failures.js'
+import { isUnhandledStrategy, type UnhandledRequestStrategy } from '../harness/unhandled.js'
+import { formatMessage } from '../core/errors.js'
 
 export { createAdminClient, ListenerUnreachableError, SESSION_HEADER, type AdminClient, type LoggedRequest, type RequestFilter } from './admin-client.js'
 export type { Coverage, OperationCoverage, Violation } from '../harness/traffic-check.js'
@@ -54,10 +57,42 @@ export interface MockyardTestFixtures {
   mockyard: MockyardFixture
 }
 
+/** What `mockyardFixtures()` takes. */
+export interface MockyardFixturesOptions {
+  /** The listener's URL; default `MOCKYARD_URL`. */
+  url?: string
+  /**
+   * What a request of the test's session that nothing answered (no route, handler or proxy) does
+   * to the test, once it ended: `'error'` (the default) fails it with the explanations, `'warn'`
+   * prints them, `'bypass'` does neither. The listener answers such a request `404` either way.
+   */
+  onUnhandledRequest?: UnhandledRequestStrategy
+}
+
+/** Whether a record is a request nothing answered (a WebSocket message the steps did not take aside: those fail no test in process either). */
+function unanswered(record: LoggedRequest): boolean {
+  return record.matched === false && record.explanation !== undefined && record.direction === undefined
+}
+
+/**
+ * The error a test fails with after it ended for its session's requests nothing answered: the
+ * text `setupMockServer()` fails a test with, its hint in the fixture's words (there is no
+ * `mocks.use()` here).
+ */
+function fixtureFailure(explanations: readonly string[], errors: unknown[]): Error | undefined {
+  return unmatchedFailure(explanations, errors, undefined, FIXTURE_HINT)
+}
+
+/** What to do, in the fixture's words (there is no `mocks.use()` here). */
+const FIXTURE_HINT = "Add a route (to the routes file, or mockyard.useRoutes() in the test) or a handler, or set onUnhandledRequest to 'warn' or 'bypass' (mockyardFixtures({ onUnhandledRequest }))."
+
+
 /**
  * Fixtures for `test.extend()`: `mockyard` (an admin client bound to a fresh session) and a
  * `page` whose requests carry that session, so parallel workers never see each other's
- * sequences, overrides or request log. The session is reset after the test. It is sent as the
+ * sequences, overrides or request log. A request of the session that nothing answered fails the
+ * test after it ended, with the explanations (`onUnhandledRequest: 'error'`, the default; `'warn'`
+ * prints them, `'bypass'` lets them be). The session is reset after the test. It is sent as the
  * `x-mockyard-session` header to the listener's origin, and as the `mockyard-session` cookie for
  * the listener's origin and the app's (`baseURL`): navigations, server components and server
  * actions carry it to an app server, where `propagateSessions()` passes it on.
@@ -77,21 +112,35 @@ export interface MockyardTestFixtures {
  * })
  */
 export function mockyardFixtures(
-  options: { url?: string } = {},
+  options: MockyardFixturesOptions = {},
 ): Fixtures<MockyardTestFixtures, {}, PlaywrightTestArgs & PlaywrightTestOptions, PlaywrightWorkerArgs & PlaywrightWorkerOptions> {
+  const strategy = options.onUnhandledRequest ?? 'error'
+  if (!isUnhandledStrategy(strategy)) {
+    throw new TypeError(formatMessage(`mockyardFixtures({ onUnhandledRequest }) must be "error", "warn" or "bypass", got ${JSON.stringify(strategy)}. Pick one of "error", "warn" and "bypass".`))
+  }
   return {
     mockyard: async ({}, use, testInfo) => {
       const url = options.url ?? process.env[URL_VARIABLE]
       if (!url) throw new Error(missingUrlMessage(installedPlaywrightVersion()))
       const client = createAdminClient(url, { session: randomUUID() }) as MockyardFixture
       await use(client)
+      // What the session sent that nothing answered, read before the reset clears the log.
+      let explanations: string[] = []
       try {
+        if (strategy !== 'bypass') explanations = (await client.requests()).filter(unanswered).map((record) => record.explanation!)
         await client.reset()
       } catch (error) {
         // An unreachable listener the test already failed on is said once, not again here.
         if (error instanceof ListenerUnreachableError && testInfo.errors.some((shown) => shown.message?.includes(UNREACHABLE))) return
         throw error
       }
+      if (strategy === 'warn') {
+        for (const explanation of explanations) console.warn(explanation)
+        return
+      }
+      // Each explanation once: not again when the test already failed with it.
+      const failure = fixtureFailure(explanations, testInfo.errors)
+      if (failure) throw failure
     },
     page: async ({ page, mockyard, baseURL }, use) => {
       await carrySession(page.context(), mockyard, baseURL)

@@ -93,8 +93,10 @@ describe('expectCalled() when the bounded log dropped records', () => {
 })
 
 describe('the unused routes (reportUnused)', () => {
-  it('lists each method key of a route, and a route without method keys as any method', () => {
-    expect(routeKeysOf(routes)).toEqual(['v1/users (any method)', 'GET v1/payments', 'POST v1/payments', 'DELETE v1/orders'])
+  it("lists each method key of a route, a route without method keys as any method, and a route's own answer beside method keys as other methods", () => {
+    expect(routeKeysOf(routes)).toEqual(['v1/users (any method)', 'GET v1/payments', 'POST v1/payments', 'DELETE v1/orders', 'v1/orders (other methods)'])
+    // Method keys and nothing the route answers by itself: no other methods to list.
+    expect(routeKeysOf({ 'v1/a': { get: 'a.json', latency: 5 } })).toEqual(['GET v1/a'])
   })
 
   it('keeps what requests used across resets; a HEAD uses the get key', async () => {
@@ -105,10 +107,44 @@ describe('the unused routes (reportUnused)', () => {
     server.reset()
     await fetch(`${server.url}/v1/payments`, { method: 'HEAD' })
     usage.add(server.requests())
-    expect(usage.unused(routes)).toEqual(['POST v1/payments', 'DELETE v1/orders'])
+    expect(usage.unused(routes)).toEqual(['POST v1/payments', 'DELETE v1/orders', 'v1/orders (other methods)'])
     expect(unusedRoutesWarning(usage.unused(routes), 'in this file')).toBe(
-      '[mockyard] 2 routes were not used by any test in this file (reportUnused):\n  - POST v1/payments\n  - DELETE v1/orders\nRemove them if no test needs them, or add a test that uses them.',
+      '[mockyard] 3 routes were not used by any test in this file (reportUnused):\n  - POST v1/payments\n  - DELETE v1/orders\n  - v1/orders (other methods)\nRemove them if no test needs them, or add a test that uses them.',
     )
     expect(unusedRoutesWarning([], 'in this file')).toBeUndefined()
+  })
+
+  it("the route's own answer beside method keys: unused until a method without a key of its own gets it", async () => {
+    const usage = new RouteUsage()
+    server.reset()
+    // DELETE has its key: the route's own answer (status 200) is still unused.
+    await fetch(`${server.url}/v1/orders`, { method: 'DELETE' })
+    usage.add(server.requests())
+    expect(usage.unused(routes)).toContain('v1/orders (other methods)')
+    expect(usage.unused(routes)).not.toContain('DELETE v1/orders')
+    server.reset()
+    await fetch(`${server.url}/v1/orders`)
+    usage.add(server.requests())
+    expect(usage.unused(routes)).not.toContain('v1/orders (other methods)')
+  })
+
+  it('a HEAD is the get key\'s when the route has one; a key with conditional entries only falls back to the route\'s answer', async () => {
+    const own = {
+      'v1/a': { status: 200, get: { status: 203 } },
+      'v1/b': { status: 200, get: [{ params: { q: '1' }, status: 201 }] },
+    }
+    const small = await startMockServer({ routes: own })
+    try {
+      const usage = new RouteUsage()
+      await fetch(`${small.url}/v1/a`, { method: 'HEAD' })
+      await fetch(`${small.url}/v1/b?q=1`)
+      usage.add(small.requests())
+      expect(usage.unused(own)).toEqual(['v1/a (other methods)', 'v1/b (other methods)'])
+      await fetch(`${small.url}/v1/b?q=2`)
+      usage.add(small.requests())
+      expect(usage.unused(own)).toEqual(['v1/a (other methods)'])
+    } finally {
+      await small.stop()
+    }
   })
 })

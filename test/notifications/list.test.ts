@@ -414,6 +414,10 @@ describe('bad input: 400 naming the parameter and the allowed values', () => {
     ['offset=-1', { message: '[mockyard] offset=-1: not a whole number. Use a whole number of 0 or more.', parameter: 'offset', allowed: ['0 or more'] }],
     ['offset=1.5', { message: '[mockyard] offset=1.5: not a whole number. Use a whole number of 0 or more.', parameter: 'offset', allowed: ['0 or more'] }],
     ['offset=abc', { parameter: 'offset', allowed: ['0 or more'] }],
+    // Empty: refused as an empty boolean is, not read as the default.
+    ['offset=', { message: '[mockyard] offset=: not a whole number. Use a whole number of 0 or more.', parameter: 'offset', allowed: ['0 or more'] }],
+    ['limit=', { message: '[mockyard] limit=: not a whole number. Use a whole number from 1 to 1000.', parameter: 'limit', allowed: ['1 to 1000'] }],
+    ['includeRead=', { message: '[mockyard] includeRead=: not a boolean. Use true or false.', parameter: 'includeRead', allowed: ['true', 'false'] }],
     ['limit=0', { message: '[mockyard] limit=0: out of range. Use a whole number from 1 to 1000.', parameter: 'limit', allowed: ['1 to 1000'] }],
     ['limit=100000', { message: '[mockyard] limit=100000: out of range. Use a whole number from 1 to 1000.', parameter: 'limit', allowed: ['1 to 1000'] }],
     ['limit=1001', { message: '[mockyard] limit=1001: out of range. Use a whole number from 1 to 1000.', parameter: 'limit', allowed: ['1 to 1000'] }],

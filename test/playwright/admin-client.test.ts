@@ -35,6 +35,20 @@ describe('createAdminClient(url, { session }).requests(filter)', () => {
   })
 })
 
+describe('the records of requests nothing answered', () => {
+  it('carry matched: false and the explanation (what the fixture fails a test with); answered ones carry neither', async () => {
+    const session = 'unanswered-test'
+    const headers = { 'x-mockyard-session': session }
+    await fetch(`${server.url}/v1/users`, { headers })
+    await fetch(`${server.url}/v1/nope`, { headers })
+    const [answered, unanswered] = await createAdminClient(server.url, { session }).requests()
+    expect(answered).not.toHaveProperty('matched')
+    expect(answered).not.toHaveProperty('explanation')
+    expect(unanswered).toMatchObject({ route: null, status: 404, matched: false })
+    expect(unanswered!.explanation).toMatch(/^\[mockyard\] no route answers GET \/v1\/nope: no route has the path \/v1\/nope\.\nClosest routes:/)
+  })
+})
+
 describe('createAdminClient(url, { session }).expectCalled(route, count)', () => {
   it("counts this session's requests per route, and rejects with what was called instead", async () => {
     const session = 'count-test'
