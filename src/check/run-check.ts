@@ -5,6 +5,7 @@ import type { RoutesConfig } from '../core/types.js'
 import { folderFiles } from '../config/folder-files.js'
 import { BUNDLED_CONFIG, findLocalMocks, parseJsonFile, readRoutes, resolveConfig, type ResolvedConfig } from '../config/load-config.js'
 import type { RequestHandler } from 'msw'
+import { isSocketHandler } from '../harness/handler-kinds.js'
 import type { MockyardOptions } from '../config/options.js'
 import { readTextFile } from '../config/read-text.js'
 import { takesBodyParams } from '../core/routes-model.js'
@@ -138,7 +139,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     } else {
       entries.push(...outcome.entries)
       // An operation no route mocks is mocked when the config's msw handlers answer it.
-      const handlers = config?.handlers ?? []
+      // WebSocket handlers answer no request: only request handlers can mock an operation.
+      const handlers = (config?.handlers ?? []).filter((handler): handler is RequestHandler => !isSocketHandler(handler))
       let byHandlers = 0
       for (const { method, sample, entry } of outcome.unmocked) {
         if (handlers.length > 0 && (await answeredByHandlers(handlers, method, sample))) byHandlers++

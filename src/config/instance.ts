@@ -1,8 +1,8 @@
 import { dirname, resolve as resolvePath } from 'node:path'
-import type { RequestHandler } from 'msw'
 import type { Engine } from '../core/create-engine.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { DEFAULT_BODY_LIMIT, DEFAULT_BODY_LIMIT_BYTES, DEFAULT_LATENCY_MS } from '../core/defaults.js'
+import type { MockHandler } from '../harness/handler-kinds.js'
 import { createPipeline, pipelineRequestFromFetch, type Pipeline, type PipelineStats, type Outcome, type PipelineRequest, type RespondOptions } from '../harness/pipeline.js'
 import type { RequestLog } from '../harness/request-log.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
@@ -61,7 +61,7 @@ export interface Instance {
   readonly engine: Engine
   readonly log: RequestLog
   /** Handlers from the options and plugins (tried before the routes). */
-  readonly handlers: RequestHandler[]
+  readonly handlers: MockHandler[]
   /**
    * Answers a request: extra handlers first, then the routes; records it in the log (see
    * `Outcome`). The outcome comes at once when nothing needs a wait (the body already read, no
@@ -70,7 +70,9 @@ export interface Instance {
    */
   respond(request: SurfaceRequest, options?: RespondOptions): Outcome | Promise<Outcome>
   /** Adds handlers in front of all others until the next reset. */
-  use(...handlers: RequestHandler[]): void
+  use(...handlers: MockHandler[]): void
+  /** The handlers in force, in the order they are tried: the `use()` ones (newest first), then `handlers`. */
+  handlersInUse(): readonly MockHandler[]
   /** Whether a handler or a route of the session's table could answer a request to this path (`Pipeline.mayAnswer`). */
   mayAnswer(pathname: string, session?: string): boolean
   /**
@@ -197,6 +199,7 @@ export async function createInstance(
     handlers: pipeline.handlers,
     respond: pipeline.respond,
     use: pipeline.use,
+    handlersInUse: pipeline.handlersInUse,
     mayAnswer: pipeline.mayAnswer,
     stats: pipeline.stats,
     openSocket: pipeline.openSocket,

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'msw'
+import type { RequestHandler, WebSocketHandler } from 'msw'
 import { formatMessage, toPointer, type ConfigProblem } from '../core/errors.js'
 import type { Logger, RoutesConfig } from '../core/types.js'
 import { closestName } from './closest-name.js'
@@ -11,7 +11,7 @@ export interface MockyardPlugin {
   /** The plugin's data folder. */
   data?: string
   /** Extra msw handlers the plugin contributes. */
-  handlers?: RequestHandler[]
+  handlers?: Array<RequestHandler | WebSocketHandler>
 }
 
 export type { UnhandledRequestStrategy }
@@ -40,7 +40,7 @@ export interface MockyardOptions {
   /** Replaces `${context}` in text data files. Default: the origin of the request's URL. */
   pluginContext?: string
   /** Extra msw request handlers, tried before the route table. */
-  handlers?: RequestHandler[]
+  handlers?: Array<RequestHandler | WebSocketHandler>
   /** What the test helpers do with a request nothing answers. */
   onUnhandledRequest?: UnhandledRequestStrategy
   /** Reload routes and data files when they change. */

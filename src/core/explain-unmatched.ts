@@ -95,9 +95,11 @@ export function explainUnmatched(table: RouteTable, request: UnmatchedRequest): 
     const longest = keys.reduce((most, key) => Math.max(most, key.length), 0)
     const compared = path.slice(0, longest + 8)
     const rows: [Uint32Array, Uint32Array] = [new Uint32Array(longest + 1), new Uint32Array(longest + 1)]
+    // For a WebSocket, the routes that can answer one (with `websocket` steps) come first.
+    const rank = (route: CompiledRoute) => (request.websocket && !route.websocket ? 1 : 0)
     const closest = table.routes
       .map((route, index) => ({ key: route.key, route, d: distance(compared, keys[index]!, rows) }))
-      .sort((a, b) => a.d - b.d)
+      .sort((a, b) => rank(a.route) - rank(b.route) || a.d - b.d)
       .slice(0, 3)
     const lines = [`${head}: no route has the path ${url.pathname}.`]
     if (closest.length > 0) {

@@ -25,9 +25,10 @@ export function fromFetchRequest(request: Request): EngineRequest {
   }
 }
 
-/** Turns the engine's plain response into a Fetch `Response`. */
+/** Turns the engine's plain response into a Fetch `Response` (a streamed body marked: `isStreamed`). */
 export function toFetchResponse(response: MockResponse): Response {
-  return new Response(response.body as BodyInit | null, { status: response.status, headers: response.headers })
+  const fetchResponse = new Response(response.body as BodyInit | null, { status: response.status, headers: response.headers })
+  return response.body instanceof ReadableStream ? Object.defineProperty(fetchResponse, STREAMED, { value: true }) : fetchResponse
 }
 
 /**
@@ -80,6 +81,15 @@ export async function networkFault(response: MockResponse, request: Request, lif
 
 /** Marks a `truncatedResponse` (a constant key: no module state). */
 const TRUNCATED = Symbol.for('mockyard.truncated')
+const STREAMED = Symbol.for('mockyard.streamed')
+
+/**
+ * Whether a response's body is streamed piece by piece (`stream`, `events`): it may stay open long
+ * after its headers, so a client that goes away must end it (node/interception/client-request.ts).
+ */
+export function isStreamed(response: Response): boolean {
+  return (response as unknown as Record<symbol, unknown>)[STREAMED] === true
+}
 
 /** Whether a response is a `truncatedResponse`: a client that cannot read a body cut short (an intercepted XHR) fails it whole. */
 export function isTruncated(response: Response): boolean {

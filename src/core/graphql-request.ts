@@ -72,13 +72,21 @@ function jsonParameter(value: string | string[] | undefined): unknown {
 }
 
 /**
+ * Whether a parsed body came from JSON: `JSON.parse` makes ordinary objects, while a form body
+ * (urlencoded or multipart) is parsed into a tree without a prototype (parse-request.ts parses
+ * forms with `qs`'s `plainObjects`).
+ */
+const isJsonObject = (body: unknown): body is Record<string, unknown> => isObject(body) && Object.getPrototypeOf(body) !== null
+
+/**
  * The GraphQL parts of a request, or `undefined` when it is not one: a POST whose JSON body is an
- * object with a string `query` or an `operationName`, or a GET with `query` or `operationName`
- * in its query string (`variables` and `extensions` there are JSON text).
+ * object with a string `query` or an `operationName` (a form with those fields is not GraphQL),
+ * or a GET with `query` or `operationName` in its query string (`variables` and `extensions`
+ * there are JSON text).
  */
 export function graphqlPartsOf(method: string, query: ReadonlyMap<string, string | string[]>, body: unknown): GraphqlParts | undefined {
   if (method === 'POST') {
-    if (!isObject(body)) return undefined
+    if (!isJsonObject(body)) return undefined
     const document = typeof body.query === 'string' ? body.query : undefined
     const operationName = text(body.operationName)
     if (document === undefined && operationName === undefined) return undefined

@@ -185,12 +185,26 @@ export function matchMessage(socket: CompiledSocket, text: string): SocketReply 
   return { step: best, message: json === NOT_JSON ? text : json }
 }
 
+/**
+ * Why a message is not JSON to the steps: not JSON at all, or a JSON value with no paths
+ * (`null`, a number, `true`), which only a text or pattern step matches.
+ */
+function notJsonReason(text: string): string {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return 'the message is not JSON'
+  }
+  return `the message is the JSON value ${preview(value)}, not an object or an array`
+}
+
 /** Why one reply step does not match a message, and how close it comes (paths that hold their value). */
 function whyNot(step: SocketStep, text: string, json: unknown): { reason: string; hits: number } {
   const on = step.on!
   if (on.kind === 'text') return { reason: `expected the text ${preview(on.text)}`, hits: 0 }
   if (on.kind === 'pattern') return { reason: `expected a text matching ${on.regex}`, hits: 0 }
-  if (json === NOT_JSON) return { reason: `expected JSON with ${on.paths.map((p) => `"${p.key}"`).join(', ') || 'any value'}, the message is not JSON`, hits: 0 }
+  if (json === NOT_JSON) return { reason: `expected JSON with ${on.paths.map((p) => `"${p.key}"`).join(', ') || 'any value'}, ${notJsonReason(text)}`, hits: 0 }
   let hits = 0
   let reason = ''
   for (const path of on.paths) {

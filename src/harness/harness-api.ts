@@ -5,7 +5,7 @@
  * the Playwright admin client offers the same calls over HTTP (`RemoteHarness`), with its
  * records derived from `RequestRecord` (`LoggedRequest`).
  */
-import type { RequestHandler } from 'msw'
+import type { RequestHandler, WebSocketHandler } from 'msw'
 import type { RoutesConfig } from '../core/types.js'
 import type { RequestFilter, RequestLog, RequestRecord, Violation } from './request-log.js'
 import type { Coverage } from './traffic-check.js'
@@ -25,7 +25,7 @@ export interface HarnessApi {
   /** Resolves with the first request (recorded or to come) that fits; rejects after `timeout` ms (default 5000). */
   waitForRequest(predicate: (record: RequestRecord) => unknown, options?: WaitOptions): Promise<RequestRecord>
   /** Adds msw handlers in front of the others until the next reset. */
-  use(...handlers: RequestHandler[]): void
+  use(...handlers: Array<RequestHandler | WebSocketHandler>): void
   /** Overrides routes (an object, or a routes.json path) until the next reset: they replace what they answer (docs/behaviour.md, "Overrides"). */
   useRoutes(routes: RoutesConfig | string): void
   /** Sequences, overrides, per-test handlers and the request log back to the start. */
@@ -57,7 +57,11 @@ export type LoggedRequest = Pick<RequestRecord, 'method' | 'url' | 'headers' | '
   /** Where the exchange breaks the `validate` document; present only when it does. */
   violations?: Violation[]
 } & Pick<RequestRecord, 'kind' | 'direction' | 'data'> & {
-  /** A WebSocket record's: whether a step took it (an unmatched client message: false, with its explanation). */
+  /**
+   * A WebSocket record's: whether a step took it (an unmatched client message: false, with its
+   * explanation). Over the admin endpoint, an HTTP request nothing answered has them too
+   * (`matched: false` and its explanation), which the Playwright fixtures fail the test with.
+   */
   matched?: boolean
   explanation?: string
 }
@@ -109,7 +113,7 @@ export interface RemoteHarness {
 /** What the in-process harness runs on: a pipeline, or an instance (which adds `useRoutes` from files). */
 export interface HarnessTarget {
   readonly log: RequestLog
-  use(...handlers: RequestHandler[]): void
+  use(...handlers: Array<RequestHandler | WebSocketHandler>): void
   useRoutes?(routes: RoutesConfig | string): void
   reset(): void
   coverage?(): Coverage

@@ -5,6 +5,7 @@
  * state. Isomorphic: Fetch globals only, msw loaded on demand. See ARCHITECTURE.md.
  */
 import type { RequestHandler } from 'msw'
+import { isSocketHandler, type MockHandler } from './handler-kinds.js'
 import { compileRoutes, type RouteSource, type RouteTable } from '../core/compile-routes.js'
 import { createEngine, SurfaceStopping, type Engine, type EngineOptions, type HandleOptions, type HandleResult, type MatchInfo, type SharedEngineOptions } from '../core/create-engine.js'
 import { replacedMethods, SCHEMA_KEY } from '../core/routes-model.js'
@@ -77,7 +78,7 @@ export interface PipelineOptions {
   /** Latency, `${context}` and logger of every engine the pipeline makes. */
   engine: EngineOptions
   /** Extra handlers (options, plugins), tried before the routes. Kept, and replaced in place by `setHandlers`. */
-  handlers?: RequestHandler[]
+  handlers?: MockHandler[]
   /** The request log's bound. */
   requestLog?: { limit?: number }
   /** How many sessions keep state at once (docs/behaviour.md, "Sessions"). */
@@ -100,7 +101,7 @@ export interface Pipeline {
   readonly engine: Engine
   readonly log: RequestLog
   /** The extra handlers (tried after `use()` handlers and before the routes). */
-  readonly handlers: RequestHandler[]
+  readonly handlers: MockHandler[]
   /**
    * Answers a request: `use()` handlers, extra handlers, then the session's routes; records it in
    * the log. A result at once, or a promise only where it must wait (handlers, a body still being
@@ -116,13 +117,15 @@ export interface Pipeline {
   /** The handlers alone (no routes): their outcome, or `undefined` (nothing recorded) when none answers. */
   respondByHandlers(request: PipelineRequest, session?: string): Promise<Outcome | undefined>
   /** Adds handlers in front of all others until the next reset. */
-  use(...handlers: RequestHandler[]): void
+  use(...handlers: MockHandler[]): void
+  /** The handlers in force, in the order they are tried: the `use()` ones (newest first), then the extra ones. */
+  handlersInUse(): readonly MockHandler[]
   /** Adds a layer of routes over the table (for one session, or `''` for everyone) until the next reset. */
   override(layer: RouteSource, session?: string): void
   /** The loaded routes changed (a reload): every engine gets the new table, sequences kept. */
   setSources(sources: RouteSource[]): void
   /** The extra handlers changed (a reloaded config file). */
-  setHandlers(handlers: RequestHandler[]): void
+  setHandlers(handlers: MockHandler[]): void
   /** Every override layer in force (everyone's and every session's). */
   overrideLayers(): RouteSource[]
   /** What answers a session now: its engine and the override layers in force (everyone's, then its own). */
@@ -173,12 +176,12 @@ const PROXIED: Partial<MatchInfo> = { entry: 'proxy' }
 const HANDLER: Partial<MatchInfo> = { entry: 'handler' }
 
 /** Resets one session's state of a handler that keeps per-session state (`resetSession`). */
-function resetHandlerSession(handler: RequestHandler, session: string): void {
+function resetHandlerSession(handler: MockHandler, session: string): void {
   const reset = (handler as unknown as { resetSession?: (session: string) => void }).resetSession
   if (typeof reset === 'function') reset.call(handler, session)
 }
 
-function resetHandler(handler: RequestHandler): void {
+function resetHandler(handler: MockHandler): void {
   // msw 3: public reset(); msw 2.15: protected, the same method at run time.
   const reset = (handler as unknown as { reset?: () => void }).reset
   if (typeof reset === 'function') reset.call(handler)
@@ -199,8 +202,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   const engine = createEngine(compileRoutes(baseSources), engineOptions)
   const log = createRequestLog(options.requestLog)
   // Replaced in place when a changed config file is reloaded.
-  const handlers: RequestHandler[] = options.handlers ?? []
-  let perTest: RequestHandler[] = []
+  const handlers: MockHandler[] = options.handlers ?? []
+  let perTest: MockHandler[] = []
   const overridesChanged = options.onOverridesChanged ?? (() => {})
   // The `validate` option's checker: undefined (one test per request) unless it is set.
   let trafficCheck: TrafficCheck | undefined
@@ -355,7 +358,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
   /** The handler step: `use()` handlers, then the extra ones; `undefined` when none answers. */
   async function byHandlers(request: PipelineRequest, session: string, started: number, time: number, bodyRead: Promise<Uint8Array | null>): Promise<Outcome | undefined> {
-    const extra = perTest.length > 0 ? [...perTest, ...handlers] : handlers
+    // msw's WebSocket handlers answer sockets (in process: node/intercept-instance.ts), never a request.
+    const extra = (perTest.length > 0 ? [...perTest, ...handlers] : handlers).filter((handler): handler is RequestHandler => !isSocketHandler(handler))
     if (extra.length === 0) return undefined
     // A method a Fetch `Request` cannot carry (`TRACE`, `TRACK`) reaches no msw handler: the routes answer it.
     let fetchRequest: Request
@@ -422,6 +426,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     use(...next) {
       perTest = [...next, ...perTest]
     },
+    handlersInUse: () => (perTest.length > 0 ? [...perTest, ...handlers] : handlers),
     override(layer, session = '') {
       sessions.touch(session)
       // Marked as an override: it replaces what it answers instead of merging (compileRoutes).

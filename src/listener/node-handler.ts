@@ -244,7 +244,9 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
         logLine(instance, method, path, faultStatus(response), streamed ? `${what} stream` : what, outcome.record.durationMs)
         if (streamed && instance.logsRequests) {
           const started = performance.now()
-          void streamed.then(() => instance.logger.info(`${method} ${path} stream ended after ${Math.round(performance.now() - started)}ms`))
+          // A `truncate` ends its stream by cutting it: said so, not as a stream that ran to its end.
+          const end = response.fault === 'truncate' ? 'cut' : 'ended'
+          void streamed.then(() => instance.logger.info(`${method} ${path} stream ${end} after ${Math.round(performance.now() - started)}ms`))
         }
         // docs/behaviour.md, "Traffic checked against a contract": a warn line per violation.
         if (outcome.violations) for (const violation of outcome.violations) instance.logger.warn(formatMessage(`contract: ${formatViolation({ method, url, status: response.status, file: info.file, route: info.route }, violation)}`))

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import type { RequestHandler } from 'msw'
+import type { RequestHandler, WebSocketHandler } from 'msw'
 import { createHarness, type HarnessApi } from '../harness/harness-api.js'
 import { closeEventStreams } from '../admin/dashboard.js'
 import { bodyLimitOf, createInstance, LISTENER_DEFAULTS, TEST_DEFAULTS, type Instance } from '../config/instance.js'
@@ -223,7 +223,7 @@ export async function createMiddleware(options: MockyardOptions | string = {}): 
  * @example
  * const server = setupServer(...(await createHandlers({ routes: 'mocks/routes.json' })))
  */
-export async function createHandlers(options: MockyardOptions | string = {}): Promise<RequestHandler[]> {
+export async function createHandlers(options: MockyardOptions | string = {}): Promise<Array<RequestHandler | WebSocketHandler>> {
   const instance = await createInstance(options, TEST_DEFAULTS)
   const { MockyardHandler } = await import('../msw/index.js')
   return [...instance.handlers, new MockyardHandler(instance.engine)]

@@ -11,6 +11,7 @@ import type { MockResponse } from '../core/build-response.js'
 import { NetworkFault, terminated } from './interception/network-fault.js'
 import { isPassthrough, PassedThrough, Unanswered } from '../harness/unhandled.js'
 import { formatViolation } from '../harness/traffic-check.js'
+import { isSocketHandler } from '../harness/handler-kinds.js'
 import { surfaceRequestFromFetch, type Instance } from '../config/instance.js'
 import { startInterception, type Interception } from './interception/index.js'
 import type { InterceptedSocket } from './interception/websocket.js'
@@ -78,7 +79,10 @@ export function interceptInstance(instance: Instance, options: { owner?: () => s
       return new Unanswered(explanation)
     },
     warn: (message) => instance.logger.warn(message),
-    onWebSocket: (connection) => answerSocket(instance, connection, strategy, fail),
+    // A request an http client made before a reset (its test's) and that arrives after it is that test's.
+    lifetime: () => instance.lifetime(),
+    // msw's WebSocket handlers first: the `use()` ones of the current test (newest first), then the extra ones.
+    onWebSocket: (connection) => answerSocket(instance, connection, strategy, fail, socketHandlersOf(instance.handlersInUse())),
   })
   return {
     dispose: () => interception.dispose(),
@@ -115,11 +119,38 @@ async function playFault(response: MockResponse, request: Request, lifetimeOf: (
 }
 
 /**
- * A WebSocket the global `WebSocket` opened in process (docs/behaviour.md, "WebSocket"): the
- * route's steps drive it; where no route has steps it follows `onUnhandledRequest` as a request
- * would (recorded with status 0; 'error' fails the socket, the others let it reach the network).
+ * msw's WebSocket handler (`ws.link(url).addEventListener('connection', ...)`), as msw 2 and 3
+ * both have it: `run()` resolves with something truthy when the handler's URL matches the
+ * connection (msw 3 and 2.x: the connection; older 2.x: `true`), after emitting its `connection`.
  */
-function answerSocket(instance: Instance, { client, server }: InterceptedSocket, strategy: string, fail: (explanation: string) => void): void {
+interface SocketHandler {
+  run(connection: InterceptedSocket, context?: object): Promise<unknown>
+}
+
+/** The WebSocket handlers among msw handlers. */
+function socketHandlersOf(handlers: readonly unknown[]): SocketHandler[] {
+  return handlers.filter((handler): handler is SocketHandler => isSocketHandler(handler) && typeof (handler as { run?: unknown }).run === 'function')
+}
+
+/**
+ * A WebSocket the global `WebSocket` opened in process (docs/behaviour.md, "WebSocket"): msw's
+ * WebSocket handlers first (every one whose URL matches runs, as under msw's own setupServer),
+ * then the route's steps drive it; where neither answers, it follows `onUnhandledRequest` as a
+ * request would (recorded with status 0; 'error' fails the socket, the others let it reach the
+ * network).
+ */
+async function answerSocket(instance: Instance, connection: InterceptedSocket, strategy: string, fail: (explanation: string) => void, handlers: SocketHandler[]): Promise<void> {
+  const { client, server } = connection
+  if (handlers.length > 0) {
+    const time = Date.now()
+    let handled = false
+    // In turn, as msw does: a handler that throws fails the socket (the interceptor closes it with 1011).
+    for (const handler of handlers) if (await handler.run(connection)) handled = true
+    if (handled) {
+      instance.log.add({ time, method: 'GET', url: client.url.href, headers: [], body: null, session: '', durationMs: 0, status: 101, matched: true, entry: 'handler', kind: 'websocket' })
+      return
+    }
+  }
   const opened = instance.openSocket({ url: client.url.href, logHeaders: [] })
   if (opened.kind === 'unmatched') {
     opened.settle(0)

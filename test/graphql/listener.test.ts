@@ -72,6 +72,21 @@ describe('GraphQL over the listener (startMockServer)', () => {
     expect(((await bare.json()) as { message: string }).message).toContain('The body is application/graphql (a bare document): mockyard reads the operation')
   })
 
+  it('does not take a urlencoded POST for GraphQL (GraphQL POST is a JSON body): no operation entry answers it', async () => {
+    const res = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ query: 'query GetUser { user { id } }', operationName: 'GetUser' }).toString(),
+    })
+    expect(res.status).toBe(404)
+    const text = ((await res.json()) as { message: string }).message
+    expect(text.split('\n').slice(0, 3)).toEqual([
+      '[mockyard] no route answers POST /graphql: every entry of graphql (POST) is out:',
+      '  - post[0]: no GraphQL operation name, expected operation "GetUser"',
+      '  - post[1]: no GraphQL operation name, expected operation "GetUser"',
+    ])
+  })
+
   it('reads a REST route with {"query":"shoes"} as always', async () => {
     const res = await graphqlPost(server.url, { query: 'shoes' }, '/search')
     expect(await res.json()).toEqual(['shoes'])

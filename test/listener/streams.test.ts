@@ -274,6 +274,23 @@ describe('what is open ends, and leaves nothing behind', () => {
   })
 })
 
+describe('the log lines of a stream', () => {
+  it('say a stream a truncate cut was cut, and one that ran to its end ended', async () => {
+    const logs = captureLogs()
+    const mocks = writeMocks({ ...routes, 'v1/cut': { file: 'answer.ndjson', stream: { by: 'line', delay: 10 }, fault: 'truncate' } }, files)
+    const server = await startMockServer({ routes: mocks.routes, logProvider: logs.logProvider })
+    try {
+      await expect((await fetch(`${server.url}/v1/cut`)).text()).rejects.toThrow()
+      await (await fetch(`${server.url}/v1/answer`)).text()
+      await until(() => logs.info.filter((line) => / stream (cut|ended) after /.test(line)).length === 2, 3000, 'the end of both streams to be logged')
+      const ends = logs.info.filter((line) => / stream (cut|ended) after /.test(line)).map((line) => line.replace(/\d+ms/, 'Nms'))
+      expect(ends).toEqual(['GET /v1/cut stream cut after Nms', 'GET /v1/answer stream ended after Nms'])
+    } finally {
+      await server.stop()
+    }
+  })
+})
+
 describe('the CLI', () => {
   afterEach(killClis)
 

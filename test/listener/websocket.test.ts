@@ -167,6 +167,17 @@ describe('WebSocket over the listener', () => {
     expect(records[1]!.explanation).toContain('for example "v1/nothing": { "websocket": [ { "send": "hello" } ] }')
   })
 
+  it('names the routes with websocket steps first among the closest routes of a socket no route has', async () => {
+    // v1/users is the closest path, but it cannot answer a WebSocket.
+    const client = open(`${ws}/v1/user`)
+    await expect(client.opened).rejects.toThrow()
+    await client.closed
+    const [record] = server.requests().filter((r) => r.kind === 'websocket')
+    expect(record!.explanation).toContain(
+      'no route has the path /v1/user.\nClosest routes:\n  - v1/chat (WebSocket)\n  - v1/both (GET, POST, PUT, PATCH, DELETE, WebSocket)\n  - v1/users (GET, POST, PUT, PATCH, DELETE)\n',
+    )
+  })
+
   it('accepts the first subprotocol the client asks for (graphql-ws, a chat protocol)', async () => {
     const socket = new WebSocket(`${ws}/v1/chat`, ['graphql-transport-ws', 'graphql-ws'])
     await new Promise((resolve, reject) => {

@@ -3,7 +3,7 @@
  * fetch resolves with is a stream on the route's schedule (not buffered), `http.get` sees each
  * piece, SSE parsed from a fetch reader, and the test's reset ends what is still open.
  */
-import { get as httpGet } from 'node:http'
+import { get as httpGet, type ClientRequest, type IncomingMessage } from 'node:http'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { setupMockServer } from 'mockyard/vitest'
 import { removeTempDirs, writeMocks } from '../support/routes.js'
@@ -71,6 +71,25 @@ describe('streams in process', () => {
     controller.abort()
     await expect(reader.read()).rejects.toThrow(/abort/i)
     await server.waitForRequest((r) => r.route === 'v1/long' && r.stream === 'ended', { timeout: 2000 })
+  })
+
+  it.each([
+    ['the request', (req: ClientRequest) => req.destroy()],
+    ['the response', (_req: ClientRequest, res: IncomingMessage) => res.destroy()],
+  ])('destroying %s of an http.get mid-stream ends the stream, and its timer', async (_what, destroy) => {
+    const timers = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length
+    const before = timers()
+    await new Promise<void>((resolve, reject) => {
+      const req = httpGet('http://api.test/v1/long', (res) => {
+        res.once('data', () => {
+          destroy(req, res)
+          resolve()
+        })
+      }).on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)))
+    })
+    await server.waitForRequest((r) => r.route === 'v1/long' && r.stream === 'ended', { timeout: 2000 })
+    // The next piece (due in 60 s) is no longer scheduled.
+    expect(timers()).toBe(before)
   })
 
   it('fake timers in the test do not freeze a stream or its latency (mockyard runs on the real clock)', async () => {

@@ -81,6 +81,17 @@ it('serves the steps to the global WebSocket and records every message', async (
   ])
 })
 
+it('a message that is JSON but not an object is explained as such, not as "not JSON"', async () => {
+  const client = open('ws://api.test/v1/chat')
+  await client.messages(1)
+  for (const text of ['null', 'hello?']) client.socket.send(text)
+  await mocks.waitForRequest((r) => r.direction === 'in' && r.data === 'hello?')
+  const [json, text] = mocks.requests({ path: '/v1/chat' }).filter((r) => r.direction === 'in')
+  expect(json!.explanation).toContain(': expected JSON with "type", the message is the JSON value null, not an object or an array.')
+  expect(text!.explanation).toContain(': expected JSON with "type", the message is not JSON.')
+  client.socket.close()
+})
+
 it('a message sent and a close on open both reach the client, in order', async () => {
   mocks.useRoutes({ 'v1/chat': { websocket: [{ send: 'first' }, { send: 'last', close: 4001 }] } })
   const client = open('ws://api.test/v1/chat')

@@ -56,7 +56,16 @@ export interface InterceptionOptions {
    * Answers the WebSockets the global `WebSocket` opens (websocket.ts, loaded with the first one);
    * without it they are not intercepted.
    */
-  onWebSocket?(connection: InterceptedSocket): void
+  onWebSocket?(connection: InterceptedSocket): void | Promise<void>
+  /**
+   * The lifetime of the state requests are answered in (under a test runner: the test's; it
+   * aborts at the reset), taken as an `http`/`https` client makes a request. That client's
+   * request reaches the interception a few ticks after `http.get()` returned, maybe after the
+   * reset that ended the test that made it: a request whose lifetime has ended by then belongs
+   * to a test that is over, and fails as the reset fails what that test left open (a reset,
+   * `ECONNRESET`) without reaching resolve(), so it touches no later test's sequences or log.
+   */
+  lifetime?(): AbortSignal
 }
 
 export interface Interception {
@@ -185,10 +194,15 @@ export function startInterception(options: InterceptionOptions): Interception {
     return failure
   }
 
-  const onRequest = async ({ request, controller }: InterceptedRequest, client: 'http' | 'xhr' = 'http'): Promise<void> => {
+  const onRequest = async ({ request, controller, lifetime }: InterceptedRequest, client: 'http' | 'xhr' = 'http'): Promise<void> => {
     // `request` itself stays unread so that it can still go to the network.
     // Sent with msw's bypass(): straight to the network.
     if (isBypassed(request)) return
+    // Made before a reset that came before it arrived (see `lifetime`): its test is over.
+    if (lifetime?.aborted) {
+      controller.errorWith(new NetworkFault('reset').forSocket())
+      return
+    }
     let response: Response | Unanswered | undefined
     try {
       response = await resolve(copyOf(request))
@@ -212,7 +226,7 @@ export function startInterception(options: InterceptionOptions): Interception {
 
   // Taken before the ClientRequest interceptor replaces the globals with recording Proxies.
   const unpatchFetch = patchFetch({ resolve, unhandled }, currentFetchClasses())
-  const stopClientRequests = interceptClientRequests(onRequest)
+  const stopClientRequests = interceptClientRequests(onRequest, options.lifetime)
   const stopXhr = typeof globalThis.XMLHttpRequest === 'function' ? interceptXhr((args) => onRequest(args, 'xhr')) : undefined
   const stopWebSockets = options.onWebSocket ? interceptWebSockets(options.onWebSocket) : undefined
 

@@ -25,7 +25,7 @@ export interface InterceptedSocket {
 }
 
 interface WebSocketInterceptorLike {
-  on(event: 'connection', listener: (connection: InterceptedSocket) => void): unknown
+  on(event: 'connection', listener: (connection: InterceptedSocket) => void | Promise<void>): unknown
   apply(): void
   dispose(): void
 }
@@ -34,7 +34,7 @@ interface WebSocketInterceptorLike {
  * Intercepts the global `WebSocket` (when there is one): each connection goes to `onConnection`,
  * which answers it on the client's side or connects it to the real server. Returns the undo.
  */
-export function interceptWebSockets(onConnection: (connection: InterceptedSocket) => void): () => void {
+export function interceptWebSockets(onConnection: (connection: InterceptedSocket) => void | Promise<void>): () => void {
   const original = globalThis.WebSocket
   if (typeof original !== 'function') return () => {}
   let interceptor: WebSocketInterceptorLike | undefined
