@@ -74,7 +74,7 @@ export function interceptInstance(instance: Instance, options: { owner?: () => s
       // Nothing answers in process: recorded as such (status 0), then failed, warned or let
       // through, with this request's own explanation (docs/behaviour.md, "Unmatched requests").
       outcome.settle({ status: 0 })
-      const explanation = withLocalServerHint(request.url, outcome.explanation)
+      const explanation = withReplacedFetchHint(interception, withLocalServerHint(request.url, outcome.explanation))
       if (strategy === 'error') fail(explanation())
       return new Unanswered(explanation)
     },
@@ -86,6 +86,7 @@ export function interceptInstance(instance: Instance, options: { owner?: () => s
   })
   return {
     dispose: () => interception.dispose(),
+    fetchReplaced: () => interception.fetchReplaced(),
     takeUnmatched: () => unmatched.splice(0),
     takeOwned: () => owned.splice(0),
     takeViolations: () => violations.splice(0),
@@ -173,6 +174,17 @@ async function answerSocket(instance: Instance, connection: InterceptedSocket, s
  * test started) gets one more line: in process every host is answered by mockyard, and how to let
  * that server's requests through.
  */
+/**
+ * An explanation that says, when it is so, that `globalThis.fetch` was replaced after mockyard's
+ * interception started: an msw `setupServer().listen()` after setupMockServer() puts its fetch in
+ * front, and then its handlers and mockyard's routes do not see the same requests.
+ */
+function withReplacedFetchHint(interception: Interception, explanation: () => string): () => string {
+  if (!interception.fetchReplaced()) return explanation
+  return () =>
+    `${explanation()}\nglobalThis.fetch was replaced after mockyard's interception started (an msw setupServer().listen() after setupMockServer(), or a mock of fetch): use one of the two for a test file, giving mockyard's routes to msw (createHandlers) or msw's handlers to mockyard (the handlers option, mocks.use()).`
+}
+
 function withLocalServerHint(url: string, explanation: () => string): () => string {
   const { hostname, port, origin } = new URL(url)
   // A host of this machine with a port: likely a server a test started.

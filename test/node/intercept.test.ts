@@ -567,6 +567,29 @@ describe('interceptInstance: a request to a server on this machine', () => {
   })
 })
 
+describe('interceptInstance: fetch replaced after it started', () => {
+  it("an msw setupServer listening after it is named in the explanation, with the way out", async () => {
+    const { setupServer } = await import('msw/node')
+    const instance = await createInstance({ routes: { 'v1/users': { status: 204 } } }, { latency: 0, watch: false, logLevel: 'error' })
+    const instanceInterception = interceptInstance(instance)
+    const server = setupServer(msw3.http.get('http://any.test/own', () => msw3.HttpResponse.text('from msw')))
+    try {
+      await expect(fetch('http://any.test/before')).rejects.toThrow(TypeError)
+      expect(instanceInterception.takeUnmatched()[0]).not.toContain('globalThis.fetch was replaced')
+      server.listen({ onUnhandledRequest: 'bypass' })
+      await fetch('http://any.test/nothing-here').catch(() => undefined)
+      const [explanation] = instanceInterception.takeUnmatched()
+      expect(explanation!.split('\n').at(-1)).toBe(
+        "globalThis.fetch was replaced after mockyard's interception started (an msw setupServer().listen() after setupMockServer(), or a mock of fetch): use one of the two for a test file, giving mockyard's routes to msw (createHandlers) or msw's handlers to mockyard (the handlers option, mocks.use()).",
+      )
+    } finally {
+      server.close()
+      await instanceInterception.dispose()
+      await instance.close()
+    }
+  })
+})
+
 describe('heap', () => {
   /** One bench case in a child process with --expose-gc (vitest's workers have no gc()). */
   const runBenchCase = (name: string, count: number): Promise<{ kbPerRequest: number; count: number }> =>

@@ -75,6 +75,12 @@ export interface Interception {
    * replacement stays in place and the interception's fetch only forwards to the fetch it found.
    */
   dispose(): Promise<void> | void
+  /**
+   * Whether `globalThis.fetch` is no longer the interception's own: replaced after it started (an
+   * msw `setupServer().listen()` after mockyard's, a spy). Said in explanations: a fetch that
+   * replaced it may keep requests from the routes.
+   */
+  fetchReplaced(): boolean
 }
 
 /**
@@ -226,6 +232,7 @@ export function startInterception(options: InterceptionOptions): Interception {
 
   // Taken before the ClientRequest interceptor replaces the globals with recording Proxies.
   const unpatchFetch = patchFetch({ resolve, unhandled }, currentFetchClasses())
+  const ownFetch = globalThis.fetch
   const stopClientRequests = interceptClientRequests(onRequest, options.lifetime)
   const stopXhr = typeof globalThis.XMLHttpRequest === 'function' ? interceptXhr((args) => onRequest(args, 'xhr')) : undefined
   const stopWebSockets = options.onWebSocket ? interceptWebSockets(options.onWebSocket) : undefined
@@ -241,6 +248,7 @@ export function startInterception(options: InterceptionOptions): Interception {
       stopWebSockets?.()
       if (activeInterception() === handle) setActiveInterception(undefined)
     },
+    fetchReplaced: () => unpatchFetch !== undefined && !disposed && globalThis.fetch !== ownFetch,
   }
   setActiveInterception(handle)
   return handle
