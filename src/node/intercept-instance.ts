@@ -47,7 +47,18 @@ export interface InstanceInterception extends Interception {
  * // ... fetch('http://api.test/v1/users') is answered by the routes ...
  * interception.dispose()
  */
-export function interceptInstance(instance: Instance, options: { owner?: () => string | undefined } = {}): InstanceInterception {
+export interface InterceptInstanceOptions {
+  /** The test a request comes from, for the tests a runner gives no hooks (see `takeOwned`). */
+  owner?: () => string | undefined
+  /**
+   * Whether a request an http client made before a reset and that arrives after it fails as the
+   * reset failed its test's (default: yes). Not when tests run at once: the reset of one is not
+   * the end of the others, whose requests must still be answered.
+   */
+  failsLateRequests?: () => boolean
+}
+
+export function interceptInstance(instance: Instance, options: InterceptInstanceOptions = {}): InstanceInterception {
   const strategy = instance.options.onUnhandledRequest ?? 'error'
   const unmatched: string[] = []
   const owned: Array<{ owner: string; explanation: string }> = []
@@ -80,7 +91,7 @@ export function interceptInstance(instance: Instance, options: { owner?: () => s
     },
     warn: (message) => instance.logger.warn(message),
     // A request an http client made before a reset (its test's) and that arrives after it is that test's.
-    lifetime: () => instance.lifetime(),
+    lifetime: () => (options.failsLateRequests?.() === false ? undefined : instance.lifetime()),
     // msw's WebSocket handlers first: the `use()` ones of the current test (newest first), then the extra ones.
     onWebSocket: (connection) => answerSocket(instance, connection, strategy, fail, socketHandlersOf(instance.handlersInUse())),
   })

@@ -101,7 +101,9 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     if (ignored) instance.logger.warn(ignored)
     await attachContract(instance)
     try {
-      interception = interceptInstance(instance, runner.hooklessOwner ? { owner: runner.hooklessOwner } : {})
+      // Tests that run at once share the state: one's reset does not end the others' requests.
+      const failsLateRequests = () => !runsAtOnce
+      interception = interceptInstance(instance, runner.hooklessOwner ? { owner: runner.hooklessOwner, failsLateRequests } : { failsLateRequests })
     } catch (error) {
       if (!(error instanceof InterceptionActiveError)) throw error
       throw new Error(
@@ -113,6 +115,7 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
     }
     const hookless = runner.hookless?.().total ?? 0
     if (hookless > 0) {
+      runsAtOnce = true
       instance.logger.warn(
         formatMessage(
           `${hookless === 1 ? 'a test of this file is' : `${hookless} tests of this file are`} test.concurrent, and Jest runs no beforeEach or afterEach hooks for those: setupMockServer() cannot reset between them (they share overrides, use() handlers, sequences and the request log with the tests running beside them), and a request nothing answers there fails no test of its own (it is reported as a warning once they end). Use test() for the tests that use the mocks, or give them a file of their own.`,
@@ -122,9 +125,12 @@ export function setupWithRunner<Context>(options: SetupOptions | string, runner:
   })
 
   let warnedConcurrent = false
+  /** Whether tests of the file run at once (seen at the end of the first such test, or Jest's `test.concurrent` at load). */
+  let runsAtOnce = false
   runner.afterEach((context) => {
     if (!warnedConcurrent && instance && runner.concurrent?.(context)) {
       warnedConcurrent = true
+      runsAtOnce = true
       instance.logger.warn(
         formatMessage(
           `tests of this file run at once (${runner.concurrentBy ?? 'concurrently'}), and setupMockServer()'s state is the file's: the reset after each test clears the overrides, use() handlers, sequences and request log of the tests still running. Run the tests that use the mocks one after another, or give each its own file.`,

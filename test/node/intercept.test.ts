@@ -567,6 +567,32 @@ describe('interceptInstance: a request to a server on this machine', () => {
   })
 })
 
+describe('interceptInstance: an http request made before a reset that arrives after it', () => {
+  /** http.get, then a reset in the same tick: the interceptor hands the request over a few ticks later. */
+  const getAcrossReset = async (options: Parameters<typeof interceptInstance>[1]) => {
+    const instance = await createInstance({ routes: { 'v1/users': { status: 204 } } }, { latency: 0, watch: false, logLevel: 'error' })
+    const instanceInterception = interceptInstance(instance, options)
+    try {
+      const outcome = new Promise<string>((resolve) => {
+        http.get('http://any.test/v1/users', (response) => resolve(String(response.statusCode))).on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
+      })
+      instance.reset()
+      return { outcome: await outcome, logged: instance.log.list().length }
+    } finally {
+      await instanceInterception.dispose()
+      await instance.close()
+    }
+  }
+
+  it("fails as the reset failed its test's requests, touching nothing of the state after it", async () => {
+    expect(await getAcrossReset({})).toEqual({ outcome: 'ECONNRESET', logged: 0 })
+  })
+
+  it('is answered when tests run at once (failsLateRequests: false): the reset of one is not the end of the others', async () => {
+    expect(await getAcrossReset({ failsLateRequests: () => false })).toEqual({ outcome: '204', logged: 1 })
+  })
+})
+
 describe('interceptInstance: fetch replaced after it started', () => {
   it("an msw setupServer listening after it is named in the explanation, with the way out", async () => {
     const { setupServer } = await import('msw/node')
@@ -576,7 +602,7 @@ describe('interceptInstance: fetch replaced after it started', () => {
     try {
       await expect(fetch('http://any.test/before')).rejects.toThrow(TypeError)
       expect(instanceInterception.takeUnmatched()[0]).not.toContain('globalThis.fetch was replaced')
-      server.listen({ onUnhandledRequest: 'bypass' })
+      server.listen({ onUnhandledFrame: 'bypass' })
       await fetch('http://any.test/nothing-here').catch(() => undefined)
       const [explanation] = instanceInterception.takeUnmatched()
       expect(explanation!.split('\n').at(-1)).toBe(

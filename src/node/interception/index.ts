@@ -65,7 +65,7 @@ export interface InterceptionOptions {
    * to a test that is over, and fails as the reset fails what that test left open (a reset,
    * `ECONNRESET`) without reaching resolve(), so it touches no later test's sequences or log.
    */
-  lifetime?(): AbortSignal
+  lifetime?(): AbortSignal | undefined
 }
 
 export interface Interception {
