@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { basename, dirname, extname, join, resolve } from 'node:path'
+import { basename, dirname, extname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { RequestHandler, WebSocketHandler } from 'msw'
 import type { RouteSource } from '../core/compile-routes.js'
@@ -30,6 +30,12 @@ export interface RoutesSpec {
    * files. Live reload looks again, so a `data` subfolder made while the listener runs is used.
    */
   dataBeside?: string
+  /**
+   * Set when a relative `routes` or `data` path of a config file names nothing from the file's
+   * folder but exists from the working directory (where @availity/mock-server read it): the fix
+   * to give instead of the usual one (`workingDirectoryFix`).
+   */
+  fromWorkingDirectory?: { routes?: WorkingDirectoryPath; data?: WorkingDirectoryPath }
 }
 
 /** The spec with its default data folder looked up again (a `data` subfolder may have appeared). */
@@ -356,6 +362,44 @@ async function resolvePlugin(name: string, from: string): Promise<string> {
   throw new Error(`"${name}" is not a file module`)
 }
 
+/** A config file's relative path that exists only from the working directory, and what to write instead. */
+interface WorkingDirectoryPath {
+  /** The path as the config file writes it (`./mocks/data`). */
+  value: string
+  /** The same target written relative to the config file (`./data`). */
+  suggested: string
+  /** The whole fix, for the problem or warning about this path. */
+  fix: string
+}
+
+/**
+ * A relative path of a config file that names nothing from the file's folder while the same
+ * path exists from the working directory, with its fix; else undefined. @availity/mock-server read
+ * `routes` and `data` from the working directory, so its configs wrote `./mocks/routes.json` in
+ * `mocks/config.js`; mockyard reads them from the config file's folder (docs/behaviour.md,
+ * "Defaults per surface"), which doubles the folder. The rule stays; the message says why and what to write.
+ *
+ * @example
+ * // in /app, with /app/mocks/routes.json:
+ * workingDirectoryPath('routes', './mocks/routes.json', '/app/mocks/config.js', 'file')
+ * // { value: './mocks/routes.json', suggested: './routes.json', fix: 'Relative paths in a config file resolve from its folder (/app/mocks): …("./routes.json")…' }
+ */
+function workingDirectoryPath(option: 'routes' | 'data', value: string, configFile: string, kind: 'file' | 'folder'): WorkingDirectoryPath | undefined {
+  if (isAbsolute(value)) return undefined
+  const folder = dirname(configFile)
+  const named = resolve(folder, value)
+  const fromCwd = resolve(value)
+  const exists = (path: string) => {
+    const stat = statSync(path, { throwIfNoEntry: false })
+    return kind === 'file' ? stat?.isFile() === true : stat?.isDirectory() === true
+  }
+  if (named === fromCwd || exists(named) || !exists(fromCwd)) return undefined
+  const written = relative(folder, fromCwd).split(sep).join('/')
+  const suggested = written === '..' || written.startsWith('../') ? written : `./${written}`
+  const fix = `Relative paths in a config file resolve from its folder (${folder}): the ${option} option "${value}" of ${configFile} names ${named}. @availity/mock-server read them from the working directory, where ${fromCwd} exists. Write the path relative to the config file ("${suggested}") or absolute.`
+  return { value, suggested, fix }
+}
+
 /** Makes the path options absolute: `data`, `routes` and relative plugin paths. */
 function absolutePaths(options: MockyardOptions, base: string): MockyardOptions {
   const out = { ...options }
@@ -412,6 +456,27 @@ export async function resolveConfig(
     ...(overrides ? absolutePaths(knownOptions(withoutProblems(overrides, overrideProblems)), process.cwd()) : {}),
   }
 
+  // The config file's own relative `routes` and `data` that only make sense from the working
+  // directory (written for @availity/mock-server): by the path they resolve to.
+  const fromWorkingDirectory = new Map<string, WorkingDirectoryPath>()
+  if (configFile) {
+    const own = knownOptions(withoutProblems(raw as MockyardOptions, fileProblems))
+    if (overrides?.routes === undefined) {
+      for (const value of [own.routes ?? []].flat()) {
+        const found = typeof value === 'string' ? workingDirectoryPath('routes', value, configFile, 'file') : undefined
+        if (found !== undefined) fromWorkingDirectory.set(resolve(base, found.value), found)
+      }
+    }
+    const found = overrides?.data === undefined && typeof own.data === 'string' ? workingDirectoryPath('data', own.data, configFile, 'folder') : undefined
+    if (found !== undefined) fromWorkingDirectory.set(resolve(base, found.value), found)
+  }
+  /** The working-directory fixes of one routes spec, if any. */
+  const hintsFor = (routesPath: string | undefined): Pick<RoutesSpec, 'fromWorkingDirectory'> => {
+    const routesFix = routesPath === undefined ? undefined : fromWorkingDirectory.get(routesPath)
+    const dataFix = options.data === undefined ? undefined : fromWorkingDirectory.get(options.data)
+    return routesFix === undefined && dataFix === undefined ? {} : { fromWorkingDirectory: { ...(routesFix ? { routes: routesFix } : {}), ...(dataFix ? { data: dataFix } : {}) } }
+  }
+
   const routes: RoutesSpec[] = []
   const handlers: Array<RequestHandler | WebSocketHandler> = [...(options.handlers ?? [])]
 
@@ -445,9 +510,9 @@ export async function resolveConfig(
   local.forEach((value, index) => {
     if (typeof value === 'string') {
       const path = value
-      routes.push({ routes: path, label: path, data: options.data ?? defaultDataFor(dirname(path)), ...(options.data === undefined ? { dataBeside: dirname(path) } : {}) })
+      routes.push({ routes: path, label: path, data: options.data ?? defaultDataFor(dirname(path)), ...(options.data === undefined ? { dataBeside: dirname(path) } : {}), ...hintsFor(path) })
     } else {
-      routes.push({ routes: value, label: `${configFile ?? 'options'}#/routes${Array.isArray(options.routes) ? `/${index}` : ''}`, data: options.data ?? base })
+      routes.push({ routes: value, label: `${configFile ?? 'options'}#/routes${Array.isArray(options.routes) ? `/${index}` : ''}`, data: options.data ?? base, ...hintsFor(undefined) })
     }
   })
   if (routes.length === 0 && handlers.length === 0) {
@@ -527,7 +592,12 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
       try {
         text = readTextFile(spec.routes)
       } catch (error) {
-        errors.push({ file: spec.routes, pointer: '', message: `the routes file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, fix: `${didYouMean(spec.routes, 'file')}Check the path in the routes option.` })
+        const moved = spec.fromWorkingDirectory
+        // The data option of the same config usually has the same mistake: said now, not after the routes are fixed.
+        const fix = moved?.routes
+          ? `${moved.routes.fix}${moved.data ? ` The data option "${moved.data.value}" has the same problem: write "${moved.data.suggested}".` : ''}`
+          : `${didYouMean(spec.routes, 'file')}Check the path in the routes option.`
+        errors.push({ file: spec.routes, pointer: '', message: `the routes file cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, fix })
         continue
       }
       const parsed = parseJsonFile(text, spec.routes)
@@ -546,7 +616,7 @@ export async function readRoutes(specs: readonly RoutesSpec[], filesFor: (data: 
     if (named.length > 0 && !isFolder(spec.data)) {
       if (!missingFolders.has(spec.data)) {
         missingFolders.add(spec.data)
-        warnings.push({ file: spec.label, pointer: '', message: `the data folder ${spec.data} does not exist, so none of the data files these routes name can be served`, fix: `${didYouMean(spec.data, 'folder')}Create the folder, or point the data option at the folder that holds the files (requests for them answer 404 until then).` })
+        warnings.push({ file: spec.label, pointer: '', message: `the data folder ${spec.data} does not exist, so none of the data files these routes name can be served`, fix: spec.fromWorkingDirectory?.data?.fix ?? `${didYouMean(spec.data, 'folder')}Create the folder, or point the data option at the folder that holds the files (requests for them answer 404 until then).` })
       }
       sources.push({ file: spec.label, routes: routes as RoutesConfig, files })
       continue

@@ -203,6 +203,7 @@ export interface NodeHandlerOptions {
  */
 export function createNodeHandler(instance: Instance, options: NodeHandlerOptions) {
   return function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void {
+    const started = instance.logsRequests ? performance.now() : 0
     const method = (req.method ?? 'GET').toUpperCase()
     const head = method === 'HEAD'
     const headers = headerGetter(req)
@@ -214,7 +215,10 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
 
     const fail = (error: unknown): void => {
       if (error instanceof PayloadTooLargeError) {
-        if (!res.headersSent) answerThenDrain(req, res, finish(payloadTooLarge(method, path, error, options.limit)))
+        if (!res.headersSent) {
+          answerThenDrain(req, res, finish(payloadTooLarge(method, path, error, options.limit)))
+          logRefused(instance, method, path, 413, `body over the ${options.limit}-byte limit`, started)
+        }
         return
       }
       // A client that leaves while its body is still arriving (or a stop that cuts it off) is not a failure.
@@ -276,6 +280,7 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
 
     if (target.problem !== undefined) {
       writeMockResponse(res, finish(badTargetResponse(method, target.problem)), head)
+      logRefused(instance, method, path, 400, target.problem, started)
       return
     }
     const proceed = (): void => {
@@ -306,6 +311,19 @@ export function createNodeHandler(instance: Instance, options: NodeHandlerOption
 function faultStatus(response: MockResponse): number | string {
   if (response.fault === undefined) return response.status
   return response.fault === 'truncate' ? `${response.status} truncate` : response.fault
+}
+
+/**
+ * The log line of a request refused before the routes (docs/behaviour.md, "Errors and limits"):
+ * a body over `limit` (413), an unusable target or Host (400), an `Expect` mockyard cannot meet
+ * (417). Logged like an answered request (`POST /v1/users 413 refused: body over the 1024-byte
+ * limit 0.4ms`); the request log holds no record of it. The path is cut short: a refused target
+ * may be anything the client sent.
+ */
+export function logRefused(instance: Instance, method: string, path: string, status: number, why: string, started: number): void {
+  if (!instance.logsRequests) return
+  const shown = path.length > 200 ? `${path.slice(0, 200)}…` : path
+  logLine(instance, method, shown, status, `refused: ${why}`, Math.round((performance.now() - started) * 100) / 100)
 }
 
 /** The per-request log line: `GET /v1/users 200 users.json 1.2ms`, `GET /v1/flaky reset v1/flaky 0.1ms` (docs/behaviour.md, "Options"). */

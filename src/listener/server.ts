@@ -13,7 +13,7 @@ import type { MockyardOptions } from '../config/options.js'
 import { attachContract } from '../check/contract.js'
 import { DEFAULT_SESSION_LIMIT } from '../harness/sessions.js'
 import { createSocketServer } from './websocket.js'
-import { stalledStream } from './node-handler.js'
+import { logRefused, stalledStream } from './node-handler.js'
 
 
 export function packageInfo(): { name: string; description: string; version: string } {
@@ -77,9 +77,11 @@ export async function listen(instance: Instance, host: string, port: number, { s
   server.on('connect', answerConnect)
   // An `Expect` other than 100-continue: a JSON 417, not node's bare one.
   // The CORS headers of the 417 are the engine's, as on every answer the listener builds.
-  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) =>
-    answerExpectation(req, res, (response) => instance.engine.finish(response, { headers: headerGetter(req) })),
-  )
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now()
+    answerExpectation(req, res, (response) => instance.engine.finish(response, { headers: headerGetter(req) }))
+    logRefused(instance, req.method ?? 'GET', req.url ?? '/', 417, 'the Expect header cannot be met', started)
+  })
   // `Expect: 100-continue` with a declared body over `limit`: the 413 comes instead of the 100.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
     if (Number(req.headers['content-length'] ?? 0) > limit) notContinued.add(req)

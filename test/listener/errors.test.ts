@@ -129,6 +129,26 @@ describe('bodies: limit and malformed', () => {
     }
   })
 
+  it('a request refused before the routes (413 over limit, 400 bad Host, 417 Expect) gets a log line like an answered one, and no request log record', async () => {
+    const logs = captureLogs()
+    const server = await startMockServer({ routes: writeMocks(routes, files).routes, limit: '1kb', logProvider: logs.logProvider })
+    try {
+      expect((await post(server.url, jsonOf(2048))).status).toBe(413)
+      expect((await rawRequest(server.url, '/v1/upload?x=1', { headers: { host: 'bad host' } })).status).toBe(400)
+      expect((await rawRequest(server.url, '/v1/upload', { headers: { expect: '200-ok' } })).status).toBe(417)
+      expect((await post(server.url, jsonOf(10))).status).toBe(200)
+      expect(logs.info.map((line) => line.replace(/ [\d.]+ms$/, ' Nms'))).toEqual([
+        'POST /v1/upload 413 refused: body over the 1024-byte limit Nms',
+        'GET /v1/upload?x=1 400 refused: the Host header "bad host" is not a host name or address with an optional port Nms',
+        'GET /v1/upload 417 refused: the Expect header cannot be met Nms',
+        'POST /v1/upload 200 ok.json Nms',
+      ])
+      expect(server.requests().map((record) => record.status)).toEqual([200])
+    } finally {
+      await server.stop()
+    }
+  })
+
   it('limit as a number of bytes', async () => {
     const server = await startMockServer({ routes: writeMocks(routes, files).routes, limit: 100, logProvider: captureLogs().logProvider })
     try {
