@@ -10,7 +10,7 @@ import type { RouteSource } from '../core/compile-routes.js'
 import { ConfigError, formatMessage, formatProblem } from '../core/errors.js'
 import { listFiles } from '../core/validate-routes.js'
 import { folderFiles, type FolderFiles } from './folder-files.js'
-import { markConfigChanged, readResolvedRoutes, readRoutes, withCurrentData, type ReadRoutesResult, type ResolvedConfig } from './load-config.js'
+import { markConfigChanged, parseJsonFile, readResolvedRoutes, readRoutes, withCurrentData, type ReadRoutesResult, type ResolvedConfig } from './load-config.js'
 import { watchFiles, type FileWatch } from './watcher.js'
 
 /** The state of live reload (docs/behaviour.md, "The dashboard"). */
@@ -149,12 +149,15 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
       if (again && !closed) reload(again.config, again.changed)
     })
   }
-  /** The reload's log line: the data files when only data files changed, else the routes files or config file read again. */
-  const reloadLine = (configChanged: boolean, changed: readonly string[] | undefined): string => {
+  /**
+   * The reload's log lines: the data files when only data files changed (the lines the watcher
+   * logs, see dataChangeLines), else the routes files or config file read again.
+   */
+  const reloadLines = (configChanged: boolean, changed: readonly string[] | undefined): string[] => {
     const dataOnly = !configChanged && changed !== undefined && changed.length > 0 && changed.every((path) => path !== config.configFile && !config.routes.some((spec) => spec.routes === path))
-    if (dataOnly) return `${changed.length === 1 ? 'data file' : 'data files'} ${[...new Set(changed)].map(shownPath).join(', ')} changed, served fresh from now on`
+    if (dataOnly) return dataChangeLines([...new Set(changed)])
     const names = config.routes.filter((r) => typeof r.routes === 'string').map((r) => r.label)
-    return `routes reloaded from ${configChanged && config.configFile ? config.configFile : names.join(', ')}`
+    return [`routes reloaded from ${configChanged && config.configFile ? config.configFile : names.join(', ')}`]
   }
   const reloadNow = async (configChanged: boolean, changed?: readonly string[]) => {
     try {
@@ -178,7 +181,7 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
       onTable({ config, previous, sources })
       follow()
       Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: undefined })
-      logger?.info(formatMessage(reloadLine(configChanged, changed)))
+      for (const line of reloadLines(configChanged, changed)) logger?.info(formatMessage(line))
       for (const spec of moved) logger?.info(formatMessage(`the data folder of ${shownPath(spec.label)} is now ${shownPath(spec.data)} (without a data option, a routes file's data subfolder is used whenever it exists).`))
     } catch (error) {
       Object.assign(reloads, { count: reloads.count + 1, at: new Date().toISOString(), error: error instanceof Error ? error.message : String(error) })
@@ -215,6 +218,11 @@ export async function openConfigSource(resolve: () => Promise<ResolvedConfig>, o
           dataChanged.push(path)
         }
         for (const line of dataChangeLines(dataChanged)) log.info(formatMessage(line))
+        // A JSON data file saved broken is served as written, with the warning the load gives.
+        for (const path of dataChanged) {
+          const warning = jsonWarning(path, dataPaths.get(path)?.[0])
+          if (warning) log.warn(formatMessage(warning))
+        }
         if (configChanged || routesChanged) reload(configChanged)
       }, (folder, error) => {
         log.warn(formatMessage(`cannot watch ${folder} (${error.code ?? error.message}): edits there are not reloaded. Raise the system's limit of file watches (fs.inotify.max_user_watches on Linux), or restart mockyard after editing.`))
@@ -246,6 +254,26 @@ function shownPath(path: string): string {
   return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown
 }
 
+const utf8 = new TextDecoder()
+
+/**
+ * The warning for a changed `.json` data file that does not parse, naming where (line and
+ * column), or `undefined`. It reads the file into the cache (the next request is served from
+ * memory); an empty file is served as an empty body and is no warning, as at load.
+ */
+function jsonWarning(path: string, user: { files: FolderFiles; name: string } | undefined): string | undefined {
+  if (!user || !path.endsWith('.json')) return undefined
+  const bytes = user.files.load(user.name)
+  if (bytes === undefined || bytes.byteLength === 0) return undefined
+  const { problem } = parseJsonFile(utf8.decode(bytes), shownPath(path))
+  if (!problem) return undefined
+  return formatProblem({
+    ...problem,
+    message: `${problem.message.replace(/^invalid JSON/, `the data file "${user.name}" is not valid JSON`)}; it is served as written`,
+    fix: 'Fix the JSON in the file if clients should parse it.',
+  })
+}
+
 /** The first few of many paths, then how many more (`a, b, c and 17 more`). */
 function someOf(paths: readonly string[]): string {
   const shown = paths.slice(0, 3).join(', ')
@@ -254,16 +282,17 @@ function someOf(paths: readonly string[]): string {
 
 /**
  * The log lines of data files changed at once (a save, a `git checkout`, a folder removed): one
- * for those that changed and one for those that are gone, each naming a few, not a line per file.
+ * for those that changed and one for those that are gone, each naming a few, not a line per file,
+ * as shown paths (docs/behaviour.md words them the same).
  */
 function dataChangeLines(paths: readonly string[]): string[] {
   const gone: string[] = []
   const changed: string[] = []
-  for (const path of paths) (existsSync(path) ? changed : gone).push(path)
+  for (const path of paths) (existsSync(path) ? changed : gone).push(shownPath(path))
   const lines: string[] = []
-  if (changed.length === 1) lines.push(`data file changed, served fresh from now on: ${changed[0]}`)
+  if (changed.length === 1) lines.push(`data file ${changed[0]} changed, served fresh from now on`)
   else if (changed.length > 1) lines.push(`${changed.length} data files changed, served fresh from now on: ${someOf(changed)}`)
-  if (gone.length === 1) lines.push(`data file removed, it answers 404 until it is back: ${gone[0]}`)
+  if (gone.length === 1) lines.push(`data file ${gone[0]} removed, it answers 404 until it is back`)
   else if (gone.length > 1) lines.push(`${gone.length} data files removed, they answer 404 until they are back: ${someOf(gone)}`)
   return lines
 }

@@ -22,7 +22,7 @@ export interface FolderFiles extends FileSource {
   leadsOutside(name: string): boolean
   /** The file of the folder closest in name to a missing one (`userz.json` -> `users.json`), if one is close. */
   closestName(name: string): string | undefined
-  /** Forgets cached contents (all, or of one file). */
+  /** Forgets cached contents (all, or of one file) and the folder's real path. */
   invalidate(name?: string): void
 }
 
@@ -175,6 +175,9 @@ export function folderFiles(root: string, options: FolderFilesOptions = {}): Fol
         const key = keyOf(name)
         cache.delete(key)
         settled.delete(key)
+        // The folder itself may be another one now (a symlinked data folder pointed elsewhere):
+        // its real path is worked out again on the next read.
+        realRoot = undefined
       }
     },
   }

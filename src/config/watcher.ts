@@ -1,4 +1,4 @@
-import { realpathSync, statSync, watch, type FSWatcher, type Stats } from 'node:fs'
+import { lstatSync, realpathSync, statSync, watch, type FSWatcher, type Stats } from 'node:fs'
 import { basename, dirname, join, relative, resolve, sep } from 'node:path'
 
 /**
@@ -6,7 +6,9 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path'
  * folder"): one non-recursive OS watch per folder holding a watched file, whose events are
  * filtered by name. A folder that is deleted, renamed away or not there yet is followed through
  * its nearest existing ancestor (one watch, filtered by the next name on the way down) until it
- * exists again; then it is watched again and every watched file in it counts as changed.
+ * exists again; then it is watched again and every watched file in it counts as changed. A
+ * symlinked folder is also watched as a name in its parent, to see it pointed elsewhere. A change
+ * is reported once its events settle (never later than MAX_WAIT_MS) and its file holds still.
  */
 export interface FileWatch {
   /** Replaces the set of watched files (absolute paths). Folders no longer used stop being watched. */
@@ -20,6 +22,18 @@ export interface FileWatch {
 
 /** Quiet time after the last event before a change is reported: one save is several events. */
 const SETTLE_MS = 50
+/**
+ * The longest a change waits for quiet: a file that never stops changing (a log a route names,
+ * a generator touching a file every few ms) must not hold back the others.
+ */
+const MAX_WAIT_MS = 300
+/**
+ * A file modified less than this long ago may still be being written (a generator writing it
+ * slowly, a large copy): its change waits until it holds still, and its last good copy in memory
+ * is served meanwhile. Never longer than MAX_HOLD_MS, for a file that is never still.
+ */
+const HOLD_MS = 100
+const MAX_HOLD_MS = 2000
 
 interface Folder {
   readonly path: string
@@ -55,6 +69,8 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
   const folders = new Map<string, Folder>()
   let pending = new Set<string>()
   let timer: NodeJS.Timeout | undefined
+  /** When the first of the pending events came (see MAX_WAIT_MS). */
+  let pendingSince: number | undefined
   let closed = false
 
   // A watched file that is a symlink (or lies in a symlinked folder) is edited through its target,
@@ -85,16 +101,40 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
       return undefined
     }
   }
-  /** The paths with the real paths of those that are symlinks, remembering the way back. */
+  // A folder in use that is a symlink (`mocks/data -> data-v1`), or lies under one, is watched
+  // through its target: re-pointing the link (`ln -sfn data-v2 mocks/data`) or replacing it with a
+  // real folder changes nothing there. The link itself is watched as a name in its parent, and
+  // `linkedFolders` holds what it led to, to tell a new target from an event of the same one.
+  const linkedFolders = new Map<string, string | undefined>()
+  const isSymlink = (path: string) => {
+    try {
+      return lstatSync(path).isSymbolicLink()
+    } catch {
+      return false
+    }
+  }
+  /** The paths with the real paths of those that are symlinks, remembering the way back, and the symlinked folders above them. */
   const withTargets = (paths: Iterable<string>): string[] => {
     const all: string[] = []
+    const folderPaths = new Set<string>()
     for (const path of paths) {
       const absolute = resolve(path)
       all.push(absolute)
+      folderPaths.add(dirname(absolute))
       const real = realOf(absolute)
       if (real === undefined) continue
       link(absolute, real)
       all.push(real)
+    }
+    // Once per folder, and only below the first ancestor that is its own real path.
+    for (let path of folderPaths) {
+      while (dirname(path) !== path && !linkedFolders.has(path) && realOf(path) !== undefined) {
+        if (isSymlink(path)) {
+          linkedFolders.set(path, realOf(path))
+          all.push(path)
+        }
+        path = dirname(path)
+      }
     }
     return all
   }
@@ -107,26 +147,64 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
     }
     if (name === undefined) for (const each of folder.names) add(folder.path + sep + each)
     else add(folder.path + sep + name)
+    pendingSince ??= Date.now()
     clearTimeout(timer)
-    timer = setTimeout(() => {
-      const paths = pending
-      pending = new Set()
-      if (closed) return
-      // A symlink saved again may lead elsewhere now: follow its new target.
-      const moved: string[] = []
-      for (const path of paths) {
-        const before = links.get(path)
-        const now = realOf(path)
-        if (now === before) continue
-        unlink(path)
-        if (now !== undefined) {
-          link(path, now)
-          moved.push(now)
-        }
+    timer = setTimeout(flush, Math.max(0, Math.min(SETTLE_MS, pendingSince + MAX_WAIT_MS - Date.now())))
+  }
+
+  /** Since when each file still being written has been held back. */
+  const heldSince = new Map<string, number>()
+  const flush = () => {
+    const paths = pending
+    pending = new Set()
+    pendingSince = undefined
+    if (closed) return
+    // One stat per changed file, on reload only: a file still being written is not reported yet.
+    const now = Date.now()
+    for (const path of paths) {
+      let stats: Stats | undefined
+      try {
+        stats = statSync(path, { throwIfNoEntry: false })
+      } catch {
+        stats = undefined
       }
-      if (moved.length > 0) api.add(moved)
-      onChange(paths)
-    }, SETTLE_MS)
+      const since = heldSince.get(path) ?? now
+      if (stats?.isFile() && now - Math.max(stats.mtimeMs, stats.ctimeMs) < HOLD_MS && now - since < MAX_HOLD_MS) {
+        heldSince.set(path, since)
+        paths.delete(path)
+        pending.add(path)
+      } else heldSince.delete(path)
+    }
+    if (pending.size > 0) {
+      pendingSince = now
+      timer = setTimeout(flush, HOLD_MS)
+    }
+    if (paths.size === 0) return
+    // A symlinked folder pointed elsewhere, or replaced by a real folder: the folder is another
+    // one, as if moved in whole. Its watches follow the new one and all its files count as
+    // changed (reported by `arm`, with their new targets followed below in the next round).
+    for (const path of paths) {
+      if (!linkedFolders.has(path)) continue
+      const now = realOf(path)
+      if (now === linkedFolders.get(path)) continue
+      linkedFolders.set(path, now)
+      for (const folder of folders.values()) if (folder.path === path || folder.path.startsWith(path + sep)) arm(folder, false)
+    }
+    // A symlink saved again may lead elsewhere now: follow its new target.
+    const moved: string[] = []
+    for (const path of paths) {
+      if (linkedFolders.has(path)) continue
+      const before = links.get(path)
+      const now = realOf(path)
+      if (now === before) continue
+      unlink(path)
+      if (now !== undefined) {
+        link(path, now)
+        moved.push(now)
+      }
+    }
+    if (moved.length > 0) api.add(moved)
+    onChange(paths)
   }
 
   /** Folders whose watch failed, reported once each (out of OS watches: ENOSPC, EMFILE). */
@@ -192,7 +270,9 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
     try {
       const watcher = watch(ancestor, { persistent: false }, (_event, filename) => {
         const name = filename?.toString()
-        if (!name || name === next) arm(folder, false)
+        // The ancestor itself deleted or moved away (`rm -rf mocks/data` while `data/users` is
+        // awaited) is reported under its own name, and its watch is dead: wait on the next one up.
+        if (!name || name === next || name === basename(ancestor)) arm(folder, false)
       })
       watcher.on('error', () => {
         if (folder.watcher === watcher) setTimeout(() => arm(folder, false), SETTLE_MS).unref()
@@ -205,12 +285,16 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
     if (statDirectory(folder.path)) arm(folder, false)
   }
 
-  /** Watches again the folders below `path` whose watch no longer follows the folder at their path. */
+  /**
+   * Watches again the folders below `path` whose watch no longer follows the folder at their path,
+   * and those waiting for their folder to appear: the ancestor they wait on may be the one that
+   * was replaced.
+   */
   const rearmBelow = (path: string) => {
     for (const below of folders.values()) {
       if (!below.path.startsWith(path + sep)) continue
       const now = statDirectory(below.path)
-      if (now === undefined ? below.identity !== undefined : identityOf(now) !== below.identity) arm(below, false)
+      if (below.waiting || (now === undefined ? below.identity !== undefined : identityOf(now) !== below.identity)) arm(below, false)
     }
   }
 
@@ -244,6 +328,7 @@ export function watchFiles(onChange: (paths: Set<string>) => void, onError?: (fo
       if (closed) return
       links.clear()
       aliases.clear()
+      linkedFolders.clear()
       const wanted = group(withTargets(paths))
       for (const [path, folder] of folders) {
         if (!wanted.has(path)) {
