@@ -117,7 +117,7 @@ export function findDeadConfig(
   all.forEach(({ key, file: where }, index) => {
     if (!key.includes(':')) return
     const normal = normalizePath(key)
-    const laterIndex = byShape.get(shapes[index]!)!.find((other) => other > index && normalizePath(all[other]!.key) !== normal)
+    const laterIndex = byShape.get(shapes[index]!)!.find((other) => other > index && all[other]!.file !== where && normalizePath(all[other]!.key) !== normal)
     const later = laterIndex === undefined ? undefined : all[laterIndex]
     if (later && (where === file || later.file === file)) {
       report('unreachable', [key], `the route "${key}" is never reached: the later route "${later.key}"${later.file === where ? '' : ` of ${later.file}`} has the same shape and takes its requests`, 'Remove one of the two routes, or give them different literal segments.', where)

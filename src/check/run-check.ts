@@ -28,6 +28,7 @@ function kindOf(problem: ConfigProblem): CheckKind {
   if (/^unknown (key|option)/.test(problem.message)) return 'unknown-key'
   if (/^the data file .* does not exist/.test(problem.message)) return 'missing-file'
   if (/^the data file .* is not valid JSON/.test(problem.message)) return 'invalid-json'
+  if (/ is the same path as /.test(problem.message)) return 'unreachable'
   return 'config'
 }
 

@@ -210,7 +210,7 @@ export function buildResponse(spec: ResponseSpec, context: BuildContext): MockRe
   // Nothing is sent: no file is read (a `truncate` cuts the answer built below: the engine marks it).
   if (spec.fault !== undefined && spec.fault !== 'truncate') return { status: 0, headers: {}, body: null, fault: spec.fault }
   if (spec.url !== undefined) {
-    headers['location'] = spec.url
+    headers['location'] = encodeLocation(spec.url)
     return { status: isRedirectStatus(spec.status) ? spec.status : 302, headers, body: null }
   }
   const status = spec.status ?? 200
@@ -224,6 +224,22 @@ export function buildResponse(spec: ResponseSpec, context: BuildContext): MockRe
     if (bytes === undefined) return missingFile(file.name, file.source, context)
     return fileResponse(status, headers, file.name, bytes, context, spec.stream)
   })
+}
+
+/** What `encodeLocation` encodes: anything but the characters a URL holds as they are, and a `%` that starts no `%XX` escape. */
+const LOCATION_ENCODED = /[^\x21\x23-\x3b\x3d\x3f-\x5f\x61-\x7a\x7c\x7e]+|%(?![0-9A-Fa-f]{2})/gu
+/** With the `u` flag a pair is one character: this finds lone surrogates only. */
+const LONE_SURROGATE = /[\ud800-\udfff]/gu
+
+/**
+ * A redirect's `url` as a `Location` header can carry it, encoded as the old server's Express
+ * (`res.location`, the `encodeurl` package) encoded it: non-ASCII characters, spaces, controls
+ * and `"<>\`{}` percent-encoded as UTF-8, `%XX` escapes already written kept, a lone surrogate
+ * as U+FFFD. `http://example.com/café/a b?x=ü` -> `http://example.com/caf%C3%A9/a%20b?x=%C3%BC`.
+ * Unencoded, a non-ASCII `url` made the listener answer 500 and msw throw (a header is Latin-1).
+ */
+function encodeLocation(url: string): string {
+  return url.replace(LONE_SURROGATE, '\uFFFD').replace(LOCATION_ENCODED, (run) => encodeURI(run))
 }
 
 function missingFile(name: string, source: FileSource, context: BuildContext): MockResponse {

@@ -360,22 +360,55 @@ function compileMethod(routeKey: string, route: Record<string, unknown>, method:
   }
 }
 
+/**
+ * The path a route key answers, written so that keys of one path have one shape: normalised,
+ * escaped segments unescaped, every parameter the same (`v1/users/:id` and `v1/users/:userId`
+ * are both `v1/users/\0`; a NUL never stands in a normalised key, which encodes it).
+ */
+export function pathShape(key: string): string {
+  return normalizeKey(key)
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (segment.startsWith(':') ? '\0' : unescapeSegment(segment)))
+    .join('/')
+}
+
+/**
+ * Where a route was written, to decide between keys of one path (`pathShape`): the later routes
+ * source wins (local routes over plugins, an override over what it overrides); within one
+ * source, the key written first wins, as it did in the old server (Express tries routes in the
+ * order they were registered). The load warns about two such keys in one file (validate-routes.ts).
+ */
+interface Rank {
+  readonly source: number
+  readonly position: number
+}
+
+function outranks(rank: Rank, other: Rank | undefined): boolean {
+  return other === undefined || rank.source > other.source || (rank.source === other.source && rank.position < other.position)
+}
+
+interface Ranked {
+  route: CompiledRoute
+  rank: Rank
+}
+
 interface TrieNode {
   literal: Map<string, TrieNode>
   param?: { name: string; node: TrieNode }
-  wildcard?: CompiledRoute
-  route?: CompiledRoute
+  wildcard?: Ranked
+  route?: Ranked
 }
 
 const newNode = (): TrieNode => ({ literal: new Map() })
 
-function insert(root: TrieNode, route: CompiledRoute): void {
+function insert(root: TrieNode, route: CompiledRoute, rank: Rank): void {
   const segments = normalizeKey(route.key).split('/').filter(Boolean)
   let node = root
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!
     if (segment === '*' && i === segments.length - 1) {
-      node.wildcard = route
+      if (outranks(rank, node.wildcard?.rank)) node.wildcard = { route, rank }
       return
     }
     if (segment.startsWith(':')) {
@@ -388,7 +421,7 @@ function insert(root: TrieNode, route: CompiledRoute): void {
       node = next
     }
   }
-  node.route = route
+  if (outranks(rank, node.route?.rank)) node.route = { route, rank }
 }
 
 /**
@@ -409,7 +442,7 @@ function safeDecode(segment: string): string {
 }
 
 function find(node: TrieNode, segments: string[], index: number, params: Record<string, string>): CompiledRoute | undefined {
-  if (index === segments.length) return node.route ?? node.wildcard
+  if (index === segments.length) return (node.route ?? node.wildcard)?.route
   const segment = segments[index]!
   const literal = node.literal.get(segment)
   if (literal) {
@@ -423,7 +456,7 @@ function find(node: TrieNode, segments: string[], index: number, params: Record<
       return found
     }
   }
-  return node.wildcard
+  return node.wildcard?.route
 }
 
 /** One routes file's value for a route key: merged with the other files' only when first used. */
@@ -574,12 +607,15 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
   // only by slashes or case are the same route; the last spelling names it.
   const byKey = new Map<string, Contribution[]>()
   const keyOf = new Map<string, string>()
-  for (const source of sources) {
+  /** Per normalised key: the last source that wrote it, and where it stands in that source (`Rank`). */
+  const rankOf = new Map<string, Rank>()
+  for (const [sourceIndex, source] of sources.entries()) {
     const routes = source.routes as Record<string, unknown>
-    for (const key of Object.keys(routes)) {
+    for (const [position, key] of Object.keys(routes).entries()) {
       const route = routes[key]
       if (!isObject(route) || key === SCHEMA_KEY) continue
       const normal = normalizeKey(key)
+      if (rankOf.get(normal)?.source !== sourceIndex) rankOf.set(normal, { source: sourceIndex, position })
       const existingKey = keyOf.get(normal)
       let contributions = existingKey === undefined ? undefined : byKey.get(existingKey)
       // A new spelling takes over the route (and moves it last, as a re-added key would).
@@ -610,14 +646,22 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
   const root = newNode()
   /** Routes without parameters or `*`, by normalised path: one Map lookup per request. */
   const literal = new Map<string, RouteMatch>()
+  const literalRanks = new Map<string, Rank>()
   const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
   for (const key of byKey.keys()) {
     const compiled = new LazyRoute(key, () => resolvedRoute(key))
     routes.push(compiled)
     const normal = normalizeKey(key)
+    const rank = rankOf.get(normal)!
     // Literal routes are found in the Map first, so only routes with parameters need the trie.
-    if (/(^|\/)[:*]/.test(normal)) insert(root, compiled)
-    else literal.set(normal.split('/').filter(Boolean).map(unescapeSegment).join('/'), { route: compiled, params: NO_PARAMS })
+    if (/(^|\/)[:*]/.test(normal)) insert(root, compiled, rank)
+    else {
+      const path = normal.split('/').filter(Boolean).map(unescapeSegment).join('/')
+      if (outranks(rank, literalRanks.get(path))) {
+        literal.set(path, { route: compiled, params: NO_PARAMS })
+        literalRanks.set(path, rank)
+      }
+    }
   }
   let config: RoutesConfig | undefined
   return {
@@ -638,8 +682,11 @@ export function compileRoutes(sources: readonly RouteSource[]): RouteTable {
     lookup(pathname) {
       const found = lookupExact(pathname)
       if (found) return found
-      const slash = pathname.lastIndexOf('/')
-      const dot = pathname.lastIndexOf('.')
+      // The suffix of the last segment, also before a trailing slash (`/v1/users.json/`), as the old server's Express read it.
+      let end = pathname.length
+      while (end > 0 && pathname.charCodeAt(end - 1) === 47) end--
+      const slash = pathname.lastIndexOf('/', end - 1)
+      const dot = pathname.lastIndexOf('.', end - 1)
       if (dot <= slash + 1) return undefined
       return lookupExact(pathname.slice(0, dot))
     },

@@ -156,6 +156,20 @@ export function effectiveMethod(request: EngineRequest): string {
   return method
 }
 
+/**
+ * The `Upload-Offset` of a tus upload chunk (docs/behaviour.md, "Building the response"): a PATCH
+ * with `Content-Type: application/offset+octet-stream` and a `Tus-Resumable` header is answered
+ * with the chunk's length, its Content-Length, as the old mock server answered it. tus clients
+ * (tus-js-client, Availity's upload-core) fail without it. The body's own length, so that every
+ * surface agrees (a browser's request carries no Content-Length header for the worker to read).
+ */
+function uploadOffsetOf(request: EngineRequest, method: string, body: Uint8Array | null): string | undefined {
+  if (method !== 'PATCH' || !request.headers.get('tus-resumable')) return undefined
+  const type = request.headers.get('content-type')
+  if (type === null || type.split(';', 1)[0]!.trim().toLowerCase() !== 'application/offset+octet-stream') return undefined
+  return String(body?.byteLength ?? 0)
+}
+
 /** One request being answered: what `buildResponse` reads (a `BuildContext`) and what the answer reports. */
 class Answering implements BuildContext {
   readonly head: boolean
@@ -171,6 +185,8 @@ class Answering implements BuildContext {
     handleOptions: HandleOptions,
     readonly pluginContext: string | undefined,
     readonly typing: FileTyping,
+    /** The `Upload-Offset` of a tus upload chunk (`uploadOffsetOf`), when the request is one. */
+    readonly uploadOffset: string | undefined,
   ) {
     this.head = method === 'HEAD'
     this.#takeLifetime = handleOptions.lifetime
@@ -330,7 +346,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     } catch (error) {
       return badBody(error, request, url, method, route)
     }
-    return answer(request, url, method, route, compiled, values, handleOptions)
+    return answer(request, url, method, route, compiled, values, handleOptions, uploadOffsetOf(request, method, body))
   }
 
   /** The `204` of a CORS preflight (docs/behaviour.md, "CORS"). */
@@ -370,6 +386,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     compiled: CompiledMethod,
     values: RequestValues,
     handleOptions: HandleOptions,
+    uploadOffset?: string,
   ): HandleResult | Promise<HandleResult> {
     // A method with `operation` entries reads GraphQL requests as GraphQL (docs/behaviour.md, "GraphQL").
     if (compiled.graphql && values.graphql === undefined) {
@@ -378,7 +395,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
         if (scanOperation === undefined) {
           return loadOperationScanner().then((loaded) => {
             scanOperation = loaded
-            return answer(request, url, method, route, compiled, values, handleOptions)
+            return answer(request, url, method, route, compiled, values, handleOptions, uploadOffset)
           })
         }
         values.graphql = graphqlRequestOf(parts, scanOperation)
@@ -397,7 +414,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     }
 
     // One object carries what building needs and what the answer reports (no closures per request).
-    const answering = new Answering(request, url, method, route, entry, spec, handleOptions, options.pluginContext, typing)
+    const answering = new Answering(request, url, method, route, entry, spec, handleOptions, options.pluginContext, typing, uploadOffset)
     const latency = spec.latency ?? globalLatency
     // A streamed body starts its schedule when built: after the latency, so the first piece comes with the headers.
     if (latency > 0 && (spec.stream || spec.events)) return sleep(latency, answering).then(() => buildResponse(spec, answering)).then((response) => done(answering, response))
@@ -414,6 +431,8 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     }
     // A `truncate` cuts whatever was built (docs/behaviour.md, "Faults").
     if (spec.fault === 'truncate') response.fault = 'truncate'
+    // Set before the CORS headers, which expose it; an `upload-offset` of the route's own wins.
+    if (answering.uploadOffset !== undefined && response.status !== 0 && !('upload-offset' in response.headers)) response.headers['upload-offset'] = answering.uploadOffset
     const info: MatchInfo = { route: route.key, entry, file: spec.file?.name, status: response.status }
     if (response.fault !== undefined) info.fault = response.fault
     return { matched: true, response: finish(response, request), info }

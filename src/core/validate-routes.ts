@@ -3,6 +3,7 @@ import { closestKey } from './closest-key.js'
 import { answersOf, ENTRY_KEYS, GRAPHQL_METHODS, HEADER_KEYS, isFaultName, isPlainObject, isRoutePath, ITEM_KEYS, laidOver, patternFlags, ROUTE_KEYS, SOCKET_STEP_KEYS, socketFilesOf, walkRoutes, type Path } from './routes-model.js'
 import { FAULT_NAMES, METHOD_KEYS } from './types.js'
 import { isSendableCloseCode } from './websocket.js'
+import { normalizeKey, pathShape } from './compile-routes.js'
 
 const STREAM_KEYS: ReadonlySet<string> = new Set(['by', 'delay'])
 const EVENT_KEYS: ReadonlySet<string> = new Set(['data', 'event', 'id', 'retry', 'delay'])
@@ -287,15 +288,35 @@ export function validateRoutes(routes: unknown, file: string, options: { overrid
     if ('repeat' in item) checkNumber([...path, 'repeat'], item.repeat, 'repeat')
   }
 
+  /** The first key of each path (`pathShape`), with its normalised form: keys that differ only by a parameter's name. */
+  const firstOfPath = new Map<string, { key: string; normal: string }>()
+  const checkKey = (key: string, path: Path) => {
+    const syntax = expressSyntax(key)
+    for (const problem of syntax.errors) error(path, problem.message, problem.fix)
+    for (const problem of syntax.warnings) warn(path, problem.message, problem.fix)
+    if (syntax.errors.length > 0) return
+    // Keys that differ only by case or slashes are one route, merged: only other spellings of the path are warned about.
+    const shape = pathShape(key)
+    const normal = normalizeKey(key)
+    const first = firstOfPath.get(shape)
+    if (first === undefined) firstOfPath.set(shape, { key, normal })
+    else if (first.normal !== normal) {
+      warn(
+        path,
+        `"${key}" is the same path as "${first.key}" (only the parameters' names differ): "${first.key}", written first, answers it, and this route is never used`,
+        `Move what this route answers into "${first.key}" (one key per path), or remove it.`,
+      )
+    }
+  }
   walkRoutes(routes, {
     route(key, route, path) {
       if (!isPlainObject(route)) {
         error(path, 'a route must be an object', 'Write the route as { "file": "x.json" } or with method keys.')
         return
       }
-      if (!isRoutePath(key)) {
-        error(path, `"${key}" is not a route path`, 'Write the key as a path without query or spaces, like "v1/users/:id".')
-      }
+      // An optional parameter's `?` is said as such (`expressSyntax`); any other `?` (a query), `#` or space is no path at all.
+      if (isRoutePath(key.replace(OPTIONAL_MARK, '$1'))) checkKey(key, path)
+      else error(path, `"${key}" is not a route path`, 'Write the key as a path without query or spaces, like "v1/users/:id".')
       checkUnknown(path, route, ROUTE_KEYS, 'a route')
       checkResponseFields(path, route)
       if ('websocket' in route) checkSocket([...path, 'websocket'], route.websocket)
@@ -310,6 +331,87 @@ export function validateRoutes(routes: unknown, file: string, options: { overrid
     item: (item, path) => checkItem(path, item),
   })
   if (streams.length > 0) checkStreamBodies(routes, options.override ? streams.filter((path) => !isLaidOverStream(routes, path)) : streams, error)
+  return { errors, warnings }
+}
+
+/** The `?` of an optional parameter (`v1/items/:id?`), an Express form mockyard does not read. */
+const OPTIONAL_MARK = /((?:^|\/):[\w$-]+)\?(?=\/|$)/g
+/** A parameter as mockyard (and `init`) writes one: `:` and a name of letters, digits, `_`, `$` and `-`. */
+const PARAM = /^:[\w$-]+$/
+const PARAM_NAME = /^:[\w$-]*/
+/** One group of alternatives in a segment: `(foo|bar)`, `v(1|2)`. */
+const ALTERNATIVES = /^([^()|]*)\(([^()]*)\)([^()|]*)$/
+
+interface KeyProblem {
+  message: string
+  fix: string
+}
+
+/**
+ * Express path syntax that mockyard does not read (docs/behaviour.md, "Route table"): the old
+ * server's Express took a `*` before the last segment or inside one (`v1/file*`), groups
+ * (`v1/(foo|bar)`), constraints (`:id(\\d+)`), text after a parameter (`:id.pdf`) and optional
+ * parameters (`:id?`) as patterns; mockyard reads them as literal text or as a parameter of a whole segment.
+ * A warning for each says what the key answers here and how to write it; an optional parameter
+ * (a `?`, which no route path holds) is an error.
+ */
+function expressSyntax(key: string): { errors: KeyProblem[]; warnings: KeyProblem[] } {
+  const errors: KeyProblem[] = []
+  const warnings: KeyProblem[] = []
+  const segments = key.split('/').filter(Boolean)
+  const keyWith = (index: number, replacement: string) => segments.map((segment, i) => (i === index ? replacement : segment)).join('/')
+  const literalPath = `/${segments.join('/')}`
+  /** The key cut at a segment and ended with `*` there: what matches everything below. */
+  const starAt = (index: number) => [...segments.slice(0, index), '*'].join('/')
+  const optional = segments.filter((segment) => /^:[\w$-]+\?$/.test(segment))
+  if (optional.length > 0) {
+    const without = segments.filter((segment) => !optional.includes(segment)).join('/') || '/'
+    const all = segments.map((segment) => (optional.includes(segment) ? segment.slice(0, -1) : segment)).join('/')
+    errors.push({
+      message: `"${key}" has an optional parameter (${optional.map((segment) => `"${segment}"`).join(', ')}), which mockyard does not support`,
+      fix: optional.length === 1 ? `Write two keys with the same answers: "${without}" and "${all}".` : `Write one key for each combination of the parameters, with the same answers, from "${without}" to "${all}".`,
+    })
+  }
+  segments.forEach((segment, index) => {
+    const last = index === segments.length - 1
+    if (segment.startsWith('\\') || PARAM.test(segment) || optional.includes(segment) || (segment === '*' && last)) return
+    if (segment.startsWith(':')) {
+      const name = PARAM_NAME.exec(segment)![0]
+      const rest = segment.slice(name.length)
+      if (name === ':') {
+        warnings.push({ message: `"${key}": "${segment}" is a parameter without a name, and matches any one segment`, fix: `Name it: "${keyWith(index, ':name')}".` })
+      } else if (rest.startsWith('(') && rest.endsWith(')')) {
+        warnings.push({
+          message: `"${key}": a route key cannot constrain a parameter; "${rest}" is ignored, and "${segment}" matches any one segment`,
+          fix: `Write "${keyWith(index, name)}". To answer some values differently, add keys with the value in place of "${name}" (such as "${keyWith(index, '42')}"): a literal segment wins over a parameter.`,
+        })
+      } else {
+        warnings.push({
+          message: `"${key}": a parameter takes a whole segment, so "${segment}" matches any one segment, not only "${name}" followed by "${rest}"`,
+          fix: /^\.\w+$/.test(rest)
+            ? `Write "${keyWith(index, name)}": a request whose path ends in "${rest}" reaches it too.`
+            : `Write the parameter alone in its segment ("${keyWith(index, name)}").`,
+        })
+      }
+    } else if (segment === '*') {
+      warnings.push({
+        message: `"${key}": a "*" matches the rest of the path only as the last segment of a key; here it is the literal segment "*", so this route answers only the path ${literalPath}`,
+        fix: `Write ":any" for any one segment ("${keyWith(index, ':any')}"), or end the key with the "*" to match everything below ("${starAt(index)}").`,
+      })
+    } else if (segment.includes('*')) {
+      warnings.push({
+        message: `"${key}": a "*" inside a segment ("${segment}") is literal, so this route answers only the path ${literalPath}`,
+        fix: `A "*" matches the rest of the path only as a whole last segment ("${starAt(index)}"); write one key per path instead (such as "${keyWith(index, segment.replaceAll('*', ''))}"), or ":any" for any one segment ("${keyWith(index, ':any')}").`,
+      })
+    } else if (/[()]/.test(segment)) {
+      const group = ALTERNATIVES.exec(segment)
+      const paths = group ? group[2]!.split('|').map((alternative) => `"${keyWith(index, group[1]! + alternative + group[3]!)}"`) : []
+      warnings.push({
+        message: `"${key}": parentheses and "|" are not patterns in a route key; the segment "${segment}" is literal, so this route answers only the path ${literalPath}`,
+        fix: paths.length > 1 ? `Write one key per path, with the same answers: ${paths.join(', ')}.` : `Write one key per path, with the same answers, or ":any" for any one segment ("${keyWith(index, ':any')}").`,
+      })
+    }
+  })
   return { errors, warnings }
 }
 

@@ -36,16 +36,16 @@ const CONFIG_PROBLEMS: Array<[string, Record<string, unknown>]> = [
     { severity: 'error', kind: 'unknown-key', file: 'mocks/routes.json', pointer: '/v1~1users/colour', line: 5 },
   ],
   [
+    'mocks/routes.json#/v1~1items~1:name: "v1/items/:name" is the same path as "v1/items/:id" (only the parameters\' names differ): "v1/items/:id", written first, answers it, and this route is never used. Move what this route answers into "v1/items/:id" (one key per path), or remove it.',
+    { severity: 'error', kind: 'unreachable', file: 'mocks/routes.json', pointer: '/v1~1items~1:name', line: 53 },
+  ],
+  [
     'mocks/routes.json#/v1~1orders/file: the data file "orders.json" does not exist in mocks/data. Add the file (requests for it answer 404 until then), or fix the name.',
     { severity: 'error', kind: 'missing-file', file: 'mocks/routes.json', pointer: '/v1~1orders/file', line: 8 },
   ],
   [
     'mocks/data/broken.json#: the data file "broken.json" is not valid JSON (line 3, column 3: Expected double-quoted property name); it is served as written. Fix the JSON in the file if clients should parse it.',
     { severity: 'error', kind: 'invalid-json', file: 'mocks/data/broken.json', pointer: '', line: 3, source: 'mocks/routes.json#/v1~1broken/file' },
-  ],
-  [
-    'mocks/routes.json#/v1~1items~1:id: the route "v1/items/:id" is never reached: the later route "v1/items/:name" has the same shape and takes its requests. Remove one of the two routes, or give them different literal segments.',
-    { severity: 'error', kind: 'unreachable', file: 'mocks/routes.json', pointer: '/v1~1items~1:id', line: 50 },
   ],
   [
     'mocks/routes.json#/v1~1claims/get/0: get[0] is never chosen: get[1] has the same conditions and wins ties by coming later. Remove one of them, or make their params or headers differ.',
@@ -151,7 +151,7 @@ describe('mockyard check: the configuration', () => {
     expect(lines[1]).toBe(
       '::error file=mocks/routes.json,line=5,title=mockyard check%3A unknown-key::#/v1~1users/colour unknown key "colour" in a route; it is ignored. Remove it, or use one of file, url, status, latency, responseHeader, responseHeaders, fault, stream, events, get, put, post, delete, patch, head, websocket.',
     )
-    expect(lines[5]).toBe(
+    expect(lines[7]).toBe(
       '::error file=mocks/data/broken.json,line=3,title=mockyard check%3A invalid-json::the data file "broken.json" is not valid JSON (line 3, column 3: Expected double-quoted property name); it is served as written. Fix the JSON in the file if clients should parse it.',
     )
     expect(lines.filter((l) => l.startsWith('::error '))).toHaveLength(CONFIG_PROBLEMS.length)

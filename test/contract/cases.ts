@@ -77,9 +77,10 @@ export function runContract(name: string, create: () => Promise<Surface>, framew
         expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8')
         expect(await json(res)).toEqual({ file: 'users.json' })
       })
-      it('serves /v1/users.json and /v1/users/ as the same route, and ignores case', async () => {
+      it('serves /v1/users.json, /v1/users/ and /v1/users.json/ as the same route, and ignores case', async () => {
         expect(await fileOf('/v1/users.json')).toBe('users.json')
         expect(await fileOf('/v1/users/')).toBe('users.json')
+        expect(await fileOf('/v1/users.json/')).toBe('users.json')
         expect(await fileOf('/V1/Users')).toBe('users.json')
       })
       it('HEAD -> 200, JSON content type and the length GET sends, no body', async () => {

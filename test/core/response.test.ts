@@ -138,6 +138,30 @@ describe('status, redirects and empty bodies', () => {
     }
   })
 
+  it('url: the Location is percent-encoded as the old server (Express, encodeurl) sent it, escapes already written kept', async () => {
+    const redirects = engineFor({
+      'v1/eur': { url: 'http://example.com/€uro' },
+      'v1/mixed': { url: 'http://example.com/café/a b?x=ü' },
+      'v1/escaped': { url: 'http://example.com/%E2%82%ACuro/100%/"quoted"' },
+      'v1/plain': { url: "https://example.test/a-b_c.d~e/?q=1&r=[2]#top!$'()*+,;=:@|^" },
+    })
+    expect((await send(redirects, '/v1/eur')).headers['location']).toBe('http://example.com/%E2%82%ACuro')
+    expect((await send(redirects, '/v1/mixed')).headers['location']).toBe('http://example.com/caf%C3%A9/a%20b?x=%C3%BC')
+    expect((await send(redirects, '/v1/escaped')).headers['location']).toBe('http://example.com/%E2%82%ACuro/100%25/%22quoted%22')
+    expect((await send(redirects, '/v1/plain')).headers['location']).toBe("https://example.test/a-b_c.d~e/?q=1&r=[2]#top!$'()*+,;=:@|^")
+  })
+
+  it('url with non-ASCII characters over HTTP: a 302 with the encoded Location (it was a 500)', async () => {
+    const mocks = writeMocks({ 'v1/eur': { url: 'http://example.com/€uro' } })
+    const server = await startMockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider })
+    try {
+      const res = await rawRequest(server.url, '/v1/eur')
+      expect([res.status, res.headers['location']]).toEqual([302, 'http://example.com/%E2%82%ACuro'])
+    } finally {
+      await server.stop()
+    }
+  })
+
   it('a status with no file and no url: an empty body', async () => {
     const res = await send(engine, '/v1/status-only')
     expect([res.status, res.body]).toEqual([500, null])
@@ -207,6 +231,55 @@ describe('response headers', () => {
       expect(res.headers['keep-alive']).not.toBe('timeout=1')
     } finally {
       agent.destroy()
+      await server.stop()
+    }
+  })
+})
+
+describe('tus upload chunks: Upload-Offset (docs/behaviour.md, "Building the response")', () => {
+  const engine = engineFor(
+    {
+      'v1/uploads/:id': { patch: { status: 204, responseHeaders: { 'Tus-Resumable': '1.0.0' } }, post: { status: 204 } },
+      'v1/own/:id': { patch: { status: 204, responseHeaders: { 'Upload-Offset': '99' } } },
+      'v1/gone/:id': { patch: { fault: 'reset' } },
+    },
+    files,
+  )
+  const chunk = (headers: Record<string, string>, body: string | null = 'hello world', method = 'PATCH'): RequestInit => ({ method, body, headers })
+  const TUS = { 'content-type': 'application/offset+octet-stream', 'tus-resumable': '1.0.0', 'upload-offset': '0' }
+
+  it('a PATCH with Content-Type application/offset+octet-stream and Tus-Resumable answers Upload-Offset: its Content-Length', async () => {
+    const res = await send(engine, '/v1/uploads/abc', chunk(TUS))
+    expect([res.status, res.headers['upload-offset'], res.headers['tus-resumable']]).toEqual([204, '11', '1.0.0'])
+    // A browser client reads it across origins only when it is exposed.
+    expect(res.headers['access-control-expose-headers']?.split(', ')).toContain('upload-offset')
+    expect((await send(engine, '/v1/uploads/abc', chunk({ ...TUS, 'content-type': 'Application/Offset+Octet-Stream; x=1' }, 'abc'))).headers['upload-offset']).toBe('3')
+    expect((await send(engine, '/v1/uploads/abc', chunk(TUS, null))).headers['upload-offset']).toBe('0')
+    // X-HTTP-Method-Override makes a POST count as PATCH.
+    expect((await send(engine, '/v1/uploads/abc', chunk({ ...TUS, 'x-http-method-override': 'PATCH' }, 'hello', 'POST'))).headers['upload-offset']).toBe('5')
+  })
+
+  it('nothing is added without both headers, or to another method', async () => {
+    const { 'tus-resumable': _, ...withoutTus } = TUS
+    for (const init of [chunk(withoutTus), chunk({ ...TUS, 'content-type': 'application/octet-stream' }), chunk(TUS, 'hello', 'POST')]) {
+      const res = await send(engine, '/v1/uploads/abc', init)
+      expect(res.status).toBe(204)
+      expect(res.headers).not.toHaveProperty('upload-offset')
+    }
+  })
+
+  it("the route's own Upload-Offset header wins; a fault sends nothing", async () => {
+    expect((await send(engine, '/v1/own/abc', chunk(TUS))).headers['upload-offset']).toBe('99')
+    expect((await send(engine, '/v1/gone/abc', chunk(TUS))).headers).not.toHaveProperty('upload-offset')
+  })
+
+  it('over HTTP: the header is on the wire', async () => {
+    const mocks = writeMocks({ 'v1/uploads/:id': { patch: { status: 204 } } })
+    const server = await startMockServer({ routes: mocks.routes, logProvider: captureLogs().logProvider })
+    try {
+      const res = await rawRequest(server.url, '/v1/uploads/abc', { method: 'PATCH', headers: { ...TUS, 'content-length': '11' }, body: 'hello world' })
+      expect([res.status, res.headers['upload-offset']]).toEqual([204, '11'])
+    } finally {
       await server.stop()
     }
   })

@@ -40,6 +40,16 @@ describe('route table: paths', () => {
     expect(await fileOf(engine, '/v1/lead/')).toBe('lead.json')
   })
 
+  it('a format suffix and a trailing slash together (the old server answered /v1/route1.json/ too)', async () => {
+    expect(await fileOf(engine, '/v1/users.json/')).toBe('users.json')
+    expect(await fileOf(engine, '/v1/lead.csv//')).toBe('lead.json')
+    expect(await fileOf(engine, '/V1/MIXED/CASE.JSON/')).toBe('mixed.json')
+    expect(await fileOf(engine, '/v1/items/42.json/')).toBe('item.json')
+    expect((await send(engine, '/v1/nothing.json/')).matched).toBe(false)
+    // A dot that starts the last segment is no suffix, with or without the slash.
+    expect((await send(engine, '/v1/users/.json/')).matched).toBe(false)
+  })
+
   it('path matching is case-insensitive, in the request and in the key', async () => {
     expect(await fileOf(engine, '/V1/USERS')).toBe('users.json')
     expect(await fileOf(engine, '/v1/mixed/case')).toBe('mixed.json')
@@ -99,6 +109,53 @@ describe('route table: keys written as the characters, matched as the URL carrie
     const both = engineFor({ 'café/menu': { get: 'menu.json' }, 'caf%C3%A9/menu': { post: 'cafe.json' } }, named('menu.json', 'cafe.json'))
     expect(await fileOf(both, '/café/menu')).toBe('menu.json')
     expect(await fileOf(both, '/café/menu', { method: 'POST' })).toBe('cafe.json')
+  })
+})
+
+describe("route table: keys of one path that differ by a parameter's name", () => {
+  const files = named('first.json', 'second.json', 'third.json', 'plugin.json', 'local.json', 'override.json')
+
+  it('in one routes file the key written first answers every request to the path, as in the old server', async () => {
+    const engine = engineFor(
+      {
+        'v1/users/:id': { get: 'first.json' },
+        'v1/users/:userId': { file: 'second.json' },
+        'v1/users/:uid': { post: 'third.json' },
+        'v1/a/:x/*': { file: 'first.json' },
+        'v1/a/:y/*': { file: 'second.json' },
+      },
+      files,
+    )
+    expect(await fileOf(engine, '/v1/users/7')).toBe('first.json')
+    // The later key answers nothing, not even the methods the first lacks.
+    expect((await send(engine, '/v1/users/7', { method: 'POST' })).matched).toBe(false)
+    expect(await fileOf(engine, '/v1/a/1/b/c')).toBe('first.json')
+  })
+
+  it('a later routes source (local routes over a plugin, an override) replaces the route of the path', async () => {
+    const plugin = { file: 'plugin/routes.json', routes: { 'v1/users/:id': { file: 'plugin.json' }, 'v1/users/:uid': { file: 'plugin.json' } }, files: memoryFiles(files) }
+    const local = { file: 'routes.json', routes: { 'v1/users/:userId': { file: 'local.json' } }, files: memoryFiles(files) }
+    expect(await fileOf(createEngine(compileRoutes([plugin, local])), '/v1/users/7')).toBe('local.json')
+    // The local file merges into the plugin's second key: the route it gives is the later source's.
+    const merged = { ...local, routes: { 'v1/users/:uid': { get: 'local.json' } } }
+    expect(await fileOf(createEngine(compileRoutes([plugin, merged])), '/v1/users/7')).toBe('local.json')
+    expect(await fileOf(createEngine(compileRoutes([plugin, merged])), '/v1/users/7', { method: 'POST' })).toBe('plugin.json')
+    const override = { file: 'useRoutes()', routes: { 'v1/users/:name': { file: 'override.json' } }, files: memoryFiles(files), override: true }
+    expect(await fileOf(createEngine(compileRoutes([plugin, local, override])), '/v1/users/7')).toBe('override.json')
+  })
+
+  it('is a load warning naming both keys and the one that answers', async () => {
+    const mocks = writeMocks({ 'v1/users/:id': { file: 'first.json' }, 'v1/users/:userId': { file: 'second.json' } }, files)
+    const logs = captureLogs()
+    const server = await startMockServer({ routes: mocks.routes, logProvider: logs.logProvider })
+    try {
+      expect(logs.warn).toEqual([
+        `[mockyard] ${mocks.routes}#/v1~1users~1:userId: "v1/users/:userId" is the same path as "v1/users/:id" (only the parameters' names differ): "v1/users/:id", written first, answers it, and this route is never used. Move what this route answers into "v1/users/:id" (one key per path), or remove it.`,
+      ])
+      expect(await (await fetch(server.url + '/v1/users/7')).json()).toEqual({ file: 'first.json' })
+    } finally {
+      await server.stop()
+    }
   })
 })
 
