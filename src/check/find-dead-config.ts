@@ -1,4 +1,4 @@
-import { normalizePath } from '../core/compile-routes.js'
+import { normalizePath, pathShape } from '../core/compile-routes.js'
 import { toPointer, type ConfigProblem } from '../core/errors.js'
 import { entriesOf, isConditional, isPlainObject as isObject, patternFlags, SCHEMA_KEY, walkRoutes, type Path } from '../core/routes-model.js'
 
@@ -98,16 +98,11 @@ export function findDeadConfig(
   }
 
   const keys = Object.keys(routes).filter((k) => k !== SCHEMA_KEY && isObject(routes[k]))
-  const shapeOf = (key: string) =>
-    normalizePath(key)
-      .split('/')
-      .filter(Boolean)
-      .map((s) => (s.startsWith(':') ? ':' : s))
-      .join('/')
   const all = [...earlierKeys, ...keys.map((key) => ({ key, file }))]
   // Each key's shape once, and the keys of each shape in order: comparing every pair of keys
   // took quadratic time (GitHub's document has thousands of routes).
-  const shapes = all.map(({ key }) => shapeOf(key))
+  // The path a key answers, parameters alike (the rule the route table and the load warning use).
+  const shapes = all.map(({ key }) => pathShape(key))
   const byShape = new Map<string, number[]>()
   shapes.forEach((shape, index) => {
     const list = byShape.get(shape)
