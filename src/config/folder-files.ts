@@ -98,10 +98,11 @@ export function folderFiles(root: string, options: FolderFilesOptions = {}): Fol
       } catch {
         return undefined
       }
-      const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
-      settled.set(key, bytes)
-      cache.set(key, Promise.resolve(bytes))
-      return bytes
+      // Kept as node's Buffer: a socket writes it as it is, where a plain Uint8Array gets a Buffer
+      // made over it on every write (bench/README.md, "Counted instructions").
+      settled.set(key, buffer)
+      cache.set(key, Promise.resolve(buffer))
+      return buffer
     },
     read(name) {
       const key = keyOf(name)
@@ -121,9 +122,8 @@ export function folderFiles(root: string, options: FolderFilesOptions = {}): Fol
               })
               .then(
                 (buffer) => {
-                  const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
-                  if (cache.get(key) === pending) settled.set(key, bytes)
-                  return bytes
+                  if (cache.get(key) === pending) settled.set(key, buffer)
+                  return buffer
                 },
                 () => undefined,
               )

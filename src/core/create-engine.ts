@@ -11,6 +11,8 @@ import { createSequenceState, sequenceKey, type SequenceState } from './sequence
 import { takesBodyParams } from './routes-model.js'
 import { isPromise, type FaultName, type Logger } from './types.js'
 import { realClearTimeout, realSetTimeout } from './real-clock.js'
+import { REMEMBERED_BYTES, sameBytes } from './same-bytes.js'
+import { upperCaseMethod } from './method-name.js'
 import { requestUrl, type RequestUrl } from './request-url.js'
 
 export interface EngineOptions {
@@ -148,7 +150,7 @@ function sleep(ms: number, answering: Answering): Promise<void> {
 
 /** The method a request counts as: `X-HTTP-Method-Override` on a POST wins. */
 export function effectiveMethod(request: EngineRequest): string {
-  const method = request.method.toUpperCase()
+  const method = upperCaseMethod(request.method)
   if (method === 'POST') {
     const override = request.headers.get('x-http-method-override')
     if (override) return override.trim().toUpperCase()
@@ -220,6 +222,35 @@ class Answering implements BuildContext {
 }
 
 /**
+ * The last answer that depended on nothing but the request's URL, method, body, `Content-Type`
+ * and `Origin`, with what it was made from (decision 0034, "The same answer again"): the same
+ * request again, over the same table and the same data file contents, gets the same answer
+ * without choosing or building it again.
+ */
+interface RememberedAnswer {
+  readonly href: string
+  readonly table: RouteTable
+  /** The effective method (`X-HTTP-Method-Override` applied). */
+  readonly method: string
+  /**
+   * For a method whose body is read (`takesBodyParams`): the body, and its content type. The bytes
+   * given are kept as they are (`EngineRequest.body`: they do not change once handed over), so
+   * that a surface that hands the same body again as the same object is answered at once.
+   */
+  readonly bytes: Uint8Array | null
+  readonly contentType: string | null
+  readonly origin: string | null
+  /** The data file the answer was built from, and the cached contents it had then (a change of the file is a new object). */
+  readonly file: ResponseSpec['file']
+  readonly fileBytes: Uint8Array | undefined
+  readonly status: number
+  /** The answer's headers (CORS included): copied for each request, as surfaces add to them (`content-length`). */
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: Uint8Array | string | null
+  readonly info: MatchInfo
+}
+
+/**
  * Creates the engine over a compiled route table.
  *
  * @example
@@ -285,6 +316,22 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     return candidate
   }
 
+  /** The last answer that can be given again (`RememberedAnswer`), or none. */
+  let remembered: RememberedAnswer | undefined
+
+  /**
+   * The remembered answer, when this request is the one it was made for again: the same URL,
+   * table, method and `Origin`, and for a method whose body is read the same body and content
+   * type; and its data file still has the contents it was built from.
+   */
+  function sameAnswerAgain(request: EngineRequest, method: string, body: Uint8Array | null): HandleResult | undefined {
+    const last = remembered!
+    if (request.url !== last.href || table !== last.table || method !== last.method) return undefined
+    if (takesBodyParams(method) && (!sameBytes(body, last.bytes) || request.headers.get('content-type') !== last.contentType)) return undefined
+    if ((cors && request.headers.get('origin') !== last.origin) || (last.file !== undefined && last.file.source.readCached?.(last.file.name) !== last.fileBytes)) return undefined
+    return { matched: true, response: { status: last.status, headers: { ...last.headers }, body: last.body }, info: last.info }
+  }
+
   function queryOf(search: string): ReadonlyMap<string, string | string[]> {
     if (search === lastSearch) return lastQuery!
     lastQuery = parseQuery(search)
@@ -293,6 +340,13 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   }
 
   function handle(request: EngineRequest, handleOptions: HandleOptions = {}): HandleResult | Promise<HandleResult> {
+    const method = effectiveMethod(request)
+    // Read once, here: the same request again is answered before anything else is looked at.
+    const body = takesBodyParams(method) ? request.body() : null
+    if (remembered !== undefined && !isPromise(body)) {
+      const again = sameAnswerAgain(request, method, body)
+      if (again !== undefined) return again
+    }
     const href = request.url
     let url: RequestUrl
     let found: RouteMatch | undefined
@@ -308,7 +362,6 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
       lastTable = table
       lastFound = found
     }
-    const method = effectiveMethod(request)
     if (method === 'OPTIONS' && (found || handleOptions.preflight === 'any-path')) return preflight(request, found?.route)
     if (!found) return unmatched(url, method)
     const { route } = found
@@ -317,7 +370,6 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
 
     const values: RequestValues = { query: queryOf(url.search), headers: request.headers }
     if (!takesBodyParams(method)) return answer(request, url, method, route, compiled, values, handleOptions)
-    const body = request.body()
     if (isPromise(body)) return body.then((bytes) => answerWithBody(request, url, method, route, compiled, values, handleOptions, bytes))
     return answerWithBody(request, url, method, route, compiled, values, handleOptions, body)
   }
@@ -346,7 +398,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     } catch (error) {
       return badBody(error, request, url, method, route)
     }
-    return answer(request, url, method, route, compiled, values, handleOptions, uploadOffsetOf(request, method, body))
+    return answer(request, url, method, route, compiled, values, handleOptions, uploadOffsetOf(request, method, body), body)
   }
 
   /** The `204` of a CORS preflight (docs/behaviour.md, "CORS"). */
@@ -387,6 +439,8 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     values: RequestValues,
     handleOptions: HandleOptions,
     uploadOffset?: string,
+    /** The body as read, for a method whose body is read: remembered with the answer (`remember`). */
+    bytes?: Uint8Array | null,
   ): HandleResult | Promise<HandleResult> {
     // A method with `operation` entries reads GraphQL requests as GraphQL (docs/behaviour.md, "GraphQL").
     if (compiled.graphql && values.graphql === undefined) {
@@ -395,7 +449,7 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
         if (scanOperation === undefined) {
           return loadOperationScanner().then((loaded) => {
             scanOperation = loaded
-            return answer(request, url, method, route, compiled, values, handleOptions, uploadOffset)
+            return answer(request, url, method, route, compiled, values, handleOptions, uploadOffset, bytes)
           })
         }
         values.graphql = graphqlRequestOf(parts, scanOperation)
@@ -420,11 +474,41 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     if (latency > 0 && (spec.stream || spec.events)) return sleep(latency, answering).then(() => buildResponse(spec, answering)).then((response) => done(answering, response))
     const built = buildResponse(spec, answering)
     if (latency > 0) return Promise.all([built, sleep(latency, answering)]).then(([response]) => done(answering, response))
-    return isPromise(built) ? built.then((response) => done(answering, response)) : done(answering, built)
+    if (isPromise(built)) return built.then((response) => done(answering, response))
+    const result = done(answering, built)
+    // Only an answer that no state, time or header besides `Origin` went into is given again.
+    if (!candidate.sequence && !compiled.readsHeaders && !compiled.graphql && uploadOffset === undefined && spec.stream === undefined && spec.events === undefined && spec.fault === undefined) {
+      remember(request, request.url, method, spec, result, bytes ?? null)
+    }
+    return result
+  }
+
+  /** Keeps an answer to give again (`sameAnswerAgain`); a body over `REMEMBERED_BYTES` is not kept, nor is its answer. */
+  function remember(request: EngineRequest, href: string, method: string, spec: ResponseSpec, result: Extract<HandleResult, { matched: true }>, bytes: Uint8Array | null): void {
+    const readsBody = takesBodyParams(method)
+    if (readsBody && bytes !== null && bytes.byteLength > REMEMBERED_BYTES) {
+      remembered = undefined
+      return
+    }
+    const { response, info } = result
+    remembered = {
+      href,
+      table,
+      method,
+      bytes: readsBody ? bytes : null,
+      contentType: readsBody ? request.headers.get('content-type') : null,
+      origin: cors ? request.headers.get('origin') : null,
+      file: spec.file,
+      fileBytes: spec.file?.source.readCached?.(spec.file.name),
+      status: response.status,
+      headers: { ...response.headers },
+      body: response.body as Uint8Array | string | null,
+      info,
+    }
   }
 
   /** The result of an answer built: the CORS headers, the match info, a missing data file logged. */
-  function done(answering: Answering, response: MockResponse): HandleResult {
+  function done(answering: Answering, response: MockResponse): Extract<HandleResult, { matched: true }> {
     const { spec, method, url, route, entry, request } = answering
     if (response.status === 404 && spec.file && (spec.status ?? 200) !== 404) {
       options.logger?.error(formatMessage(`${method} ${url.pathname}: the data file "${spec.file.name}" of route ${route.key} (${entry}) ${unservedFile(spec.file.source, spec.file.name)}.`))

@@ -10,7 +10,9 @@ export interface EngineRequest {
   /**
    * The whole body (`null` when there is none): the bytes themselves when the adapter has them
    * already (the listener's hot path), else a promise of them. Called at most once per request
-   * by each reader; adapters read the body once.
+   * by each reader; adapters read the body once. The bytes are not changed once handed over: the
+   * engine may keep a short body to compare the next request's with (the same object is the same
+   * body at once).
    */
   body(): Uint8Array | null | Promise<Uint8Array | null>
   /** The client's own abort signal, where the surface has one (a Fetch `Request`): it ends a streamed answer. */

@@ -139,6 +139,29 @@ export class LogSlots {
     this.#position = position + written + facts.kept
   }
 
+  /**
+   * Stores a request whose text and kept body are those of the record in slot `from`, written
+   * just before and still live: its bytes are shared, not copied (a client sending the same
+   * request again and again writes nothing but these facts).
+   */
+  repeat(facts: Pick<SlotFacts, 'id' | 'time' | 'durationMs' | 'status' | 'flags' | 'route' | 'file' | 'explanation'>, from: number): void {
+    const slot = facts.id % this.limit
+    this.ids[slot] = facts.id
+    this.times[slot] = facts.time
+    this.durations[slot] = facts.durationMs
+    this.statuses[slot] = facts.status
+    this.flags[slot] = facts.flags
+    this.bodyLengths[slot] = this.bodyLengths[from]!
+    this.#storedBodyLengths[slot] = this.#storedBodyLengths[from]!
+    this.#chunkOf[slot] = this.#chunkOf[from]!
+    this.#offsets[slot] = this.#offsets[from]!
+    this.#textLengths[slot] = this.#textLengths[from]!
+    this.routes[slot] = facts.route
+    this.files[slot] = facts.file
+    this.records[slot] = undefined
+    this.explanations[slot] = facts.explanation
+  }
+
   /** The slot's text, as written. */
   text(slot: number): string {
     const start = this.#offsets[slot]!

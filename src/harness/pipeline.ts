@@ -18,6 +18,7 @@ import { cutBody, type MockResponse } from '../core/build-response.js'
 import { createSessionBound, DEFAULT_SESSION_LIMIT } from './sessions.js'
 import { openSocket, type SocketScript, type UnmatchedSocket } from './websocket.js'
 import { explainUnmatched } from '../core/explain-unmatched.js'
+import { upperCaseMethod } from '../core/method-name.js'
 import { isPromise, type Logger } from '../core/types.js'
 import type { TrafficCheck, Violation } from './traffic-check.js'
 
@@ -311,7 +312,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
   function checkTraffic(check: TrafficCheck, request: PipelineRequest, body: Uint8Array | null, response: MockResponse, requestOnly: boolean): Violation[] | undefined {
     let violations: Violation[]
     try {
-      violations = check.check({ method: request.method.toUpperCase(), url: request.url, headers: request.headers, body, response })
+      violations = check.check({ method: upperCaseMethod(request.method), url: request.url, headers: request.headers, body, response })
       if (requestOnly) violations = violations.filter((violation) => violation.where === 'request')
     } catch (error) {
       violations = [{ where: 'response', pointer: '', message: `the check against the document failed: ${(error as Error)?.message ?? String(error)}`, schema: '' }]
@@ -336,7 +337,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     if (startedBeforeReset(session, started)) return { id: -1, durationMs: Math.round((performance.now() - started) * 100) / 100 }
     return log.add({
       time,
-      method: request.method.toUpperCase(),
+      method: upperCaseMethod(request.method),
       url: request.url,
       headers: request.logHeaders,
       body,
@@ -377,7 +378,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       if (name !== 'set-cookie') own[name] = value
     })
     const { headers } = engine.finish({ status: response.status, headers: own, body: null }, request)
-    trafficCheck?.count(request.method.toUpperCase(), request.url)
+    trafficCheck?.count(upperCaseMethod(request.method), request.url)
     return { kind: 'handler', response, headers, record: record(request, session, started, time, await bodyRead, response.status, HANDLER, response.headers) }
   }
 

@@ -5,6 +5,7 @@ import { REDACTED, SECRET_HEADERS } from '../core/redact.js'
 import { countOf } from '../core/count.js'
 import { DEFAULT_LOG_LIMIT } from '../core/defaults.js'
 import { realClearTimeout, realSetTimeout } from '../core/real-clock.js'
+import { REMEMBERED_BYTES, sameBytes } from '../core/same-bytes.js'
 
 /** What mockyard recorded of one request. */
 export interface RequestRecord {
@@ -102,7 +103,10 @@ export interface RequestInput extends Omit<RequestRecord, 'id' | 'time' | 'heade
    * list as node's `rawHeaders` gives it, or a function giving any of these.
    */
   headers: HeaderInput | (() => HeaderInput)
-  /** The body bytes, or its text. Only the first `BODY_LIMIT` bytes are kept. */
+  /**
+   * The body bytes, or its text. Only the first `BODY_LIMIT` bytes are kept. Bytes do not change
+   * once given: a short body is compared with the next record's (the same object is the same body).
+   */
   body: Uint8Array | string | null
   /** The response's headers, when known as the request is recorded (same shapes as `headers`). */
   responseHeaders?: HeaderInput
@@ -161,6 +165,9 @@ export interface RequestLog {
 export const BODY_LIMIT = 64 * 1024
 /** The sessions whose last reset the log remembers (for `droppedSince`). */
 const MAX_SESSION_CLEARS = 1000
+
+/** `lastBody` when there is no body to compare a record's with. */
+const NO_BODY = Symbol('no body')
 
 /** What a WebSocket record is, per slot (0: an HTTP request). */
 const SOCKET_CONNECTION = 1
@@ -367,6 +374,9 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
     return front
   }
 
+  /** The body of the last record written whole (`null`: none), or `NO_BODY` when it is not kept to compare (too long). */
+  let lastBody: Uint8Array | null | typeof NO_BODY = NO_BODY
+
   // A slot is live when its id is in [firstLive, nextId) and not cleared.
   let nextId = 1
   let firstLive = 1
@@ -481,23 +491,20 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       const tail = textTail
       const body = typeof input.body === 'string' ? encoder.encode(input.body) : input.body
       const hasBody = body !== null && body.byteLength > 0
-      slots.write(
-        {
-          id,
-          time: typeof input.time === 'number' ? input.time : Date.parse(input.time),
-          durationMs: input.durationMs,
-          status: input.status,
-          flags: (input.matched ? MATCHED : 0) | (input.entry !== undefined ? HAS_ENTRY : 0) | (hasBody ? HAS_BODY : 0),
-          text,
-          tail,
-          body,
-          kept: body ? Math.min(body.byteLength, BODY_LIMIT) : 0,
-          route: input.route,
-          file: input.file,
-          explanation: input.explanation,
-        },
-        oldestId(),
-      )
+      const time = typeof input.time === 'number' ? input.time : Date.parse(input.time)
+      const flags = (input.matched ? MATCHED : 0) | (input.entry !== undefined ? HAS_ENTRY : 0) | (hasBody ? HAS_BODY : 0)
+      const previous = (id - 1) % limit
+      // The whole text of the record just before again (`recordText` gave none to write) and its
+      // body: the same request again shares that record's bytes. That record's slot is intact (it
+      // is overwritten `limit` records later), cleared or not.
+      if (text === '' && lastBody !== NO_BODY && sameBytes(body, lastBody)) {
+        slots.repeat({ id, time, durationMs: input.durationMs, status: input.status, flags, route: input.route, file: input.file, explanation: input.explanation }, previous)
+      } else {
+        const kept = body ? Math.min(body.byteLength, BODY_LIMIT) : 0
+        slots.write({ id, time, durationMs: input.durationMs, status: input.status, flags, text, tail, body, kept, route: input.route, file: input.file, explanation: input.explanation }, oldestId())
+        // What the next record compares its body with (`RequestInput.body`: bytes do not change once given), a short body only.
+        lastBody = body === null ? null : body.byteLength <= REMEMBERED_BYTES ? body : NO_BODY
+      }
       faults[id % limit] = input.fault
       socketKinds[id % limit] = input.kind !== 'websocket' ? 0 : input.direction === 'in' ? SOCKET_IN : input.direction === 'out' ? SOCKET_OUT : SOCKET_CONNECTION
       const responseBody = input.responseBody

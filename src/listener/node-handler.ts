@@ -6,34 +6,114 @@ import { sessionOf } from '../harness/session.js'
 import { formatViolation } from '../harness/traffic-check.js'
 import type { Instance, Outcome, SurfaceRequest } from '../config/instance.js'
 import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from '../forward/body.js'
-import { badTargetResponse, headerGetter, requestTarget } from './wire.js'
+import { badTargetResponse, requestTarget } from './wire.js'
 import { playFault } from './faults.js'
 import { isPromise } from '../core/types.js'
+import { upperCaseMethod } from '../core/method-name.js'
+import { REMEMBERED_BYTES } from '../core/same-bytes.js'
 
 /** Header pairs from `rawHeaders`, lower-case names. */
 function* headerEntries(raw: readonly string[]): Iterable<[string, string]> {
   for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i]!.toLowerCase(), raw[i + 1]!]
 }
 
-/** A node request whose body has been read, as the instance takes it; a Fetch `Request` only on demand. */
-class NodeSurfaceRequest implements SurfaceRequest {
+/** Header names as node's header object keys them (lower case), converted once per name. */
+const lowerNames = new Map<string, string>()
+function lowerName(name: string): string {
+  let lower = lowerNames.get(name)
+  if (lower === undefined) {
+    lower = name.toLowerCase()
+    if (lowerNames.size < 1000) lowerNames.set(name, lower)
+  }
+  return lower
+}
+
+/**
+ * What the requests of one handler share: the last URL made and the last short body read. A
+ * client sends the same request again and again (polling, retries, a load test): the same URL is
+ * then the same string and the same body the same bytes object, which what compares them
+ * downstream (the engine's answer again, the log's record again) finds equal at once; and the URL
+ * is joined once (bench/README.md, "Counted instructions").
+ */
+class HandlerState {
+  lastOrigin = ''
+  lastPath = ''
+  lastUrl = ''
+  /** The handler's own copy of the last short body: never handed to anything that could change it. */
+  lastBody: Buffer | null = null
+
+  urlOf(origin: string, path: string): string {
+    if (path === this.lastPath && origin === this.lastOrigin) return this.lastUrl
+    this.lastOrigin = origin
+    this.lastPath = path
+    this.lastUrl = origin + path
+    return this.lastUrl
+  }
+
+  /** The body as the pipeline gets it: a short one as the handler's copy, the same copy for the same bytes again. */
+  bodyOf(bytes: Uint8Array | null): Uint8Array | null {
+    if (bytes === null || bytes.byteLength > REMEMBERED_BYTES) return bytes
+    const last = this.lastBody
+    if (last !== null && last.byteLength === bytes.byteLength && last.equals(bytes)) return last
+    this.lastBody = Buffer.from(bytes)
+    return this.lastBody
+  }
+}
+
+/**
+ * One request through the wire converter: the request as the pipeline reads it (its headers, its
+ * body once read, a Fetch `Request` only on demand) and the steps that answer it. One object per
+ * request, its methods shared: the listener's hot path makes no closures but the body reader's.
+ */
+class NodeExchange implements SurfaceRequest {
   readonly method: string
-  readonly url: string
+  readonly head: boolean
+  /** The path and query that pick the route (`*` for `OPTIONS *`), or the raw target of a refused request. */
+  readonly path: string
+  readonly origin: string
+  /** Why the target or Host is refused (a 400), if it is. */
+  readonly problem: string | undefined
+  url = ''
+  bytes: Uint8Array | null = null
   readonly logHeaders: readonly string[]
+  readonly started: number
   #signal: AbortSignal | undefined
+
   constructor(
-    req: IncomingMessage,
-    private readonly res: ServerResponse,
-    readonly headers: SurfaceRequest['headers'],
-    target: { origin: string; path: string },
-    readonly bytes: Uint8Array | null,
-    readonly proxied: boolean,
+    readonly instance: Instance,
+    readonly options: NodeHandlerOptions,
+    readonly state: HandlerState,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly next: ((error?: unknown) => void) | undefined,
   ) {
-    this.method = req.method ?? 'GET'
-    // The path alone picks the route: the origin is a validated host, never part of the path.
-    // `OPTIONS *` names no path: the server as a whole, read as its root.
-    this.url = target.origin + (target.path === '*' ? '/' : target.path)
+    this.started = instance.logsRequests ? performance.now() : 0
+    this.method = upperCaseMethod(req.method ?? 'GET')
+    this.head = this.method === 'HEAD'
     this.logHeaders = req.rawHeaders
+    const target = requestTarget(req)
+    if (target.problem === undefined) {
+      this.problem = undefined
+      this.path = target.path
+      this.origin = target.origin
+    } else {
+      this.problem = target.problem
+      this.path = req.url ?? '/'
+      this.origin = ''
+    }
+  }
+
+  /** The request's headers as the engine reads them: itself (`get`, names in any case; repeated ones joined). */
+  get headers(): SurfaceRequest['headers'] {
+    return this
+  }
+  get(name: string): string | null {
+    const value = this.req.headers[lowerName(name)]
+    if (value === undefined) return null
+    return Array.isArray(value) ? value.join(', ') : value
+  }
+  get proxied(): boolean {
+    return this.instance.options.proxy !== undefined
   }
   body(): Uint8Array | null {
     return this.bytes
@@ -60,6 +140,117 @@ class NodeSurfaceRequest implements SurfaceRequest {
     }
     const { method, bytes } = this
     return new Request(this.url, { method, headers, body: bytes && method !== 'GET' && method !== 'HEAD' ? (bytes as BodyInit) : undefined })
+  }
+
+  /** What the listener builds itself (its 400, 404, 413, 500) gets the CORS headers the engine decides. */
+  finish(response: MockResponse): MockResponse {
+    return this.instance.engine.finish(response, this)
+  }
+
+  start(): void {
+    const { instance, options, req, res, method, path } = this
+    if (this.problem !== undefined) {
+      writeMockResponse(res, this.finish(badTargetResponse(method, this.problem)), this.head)
+      logRefused(instance, method, path, 400, this.problem, this.started)
+      return
+    }
+    if (options.before) {
+      let handled: boolean | Promise<boolean>
+      try {
+        handled = options.before(req, res, path, this.origin)
+      } catch (error) {
+        return this.fail(error)
+      }
+      if (handled !== false) {
+        Promise.resolve(handled).then((answered) => answered || this.proceed(), (error: unknown) => this.fail(error))
+        return
+      }
+    }
+    this.proceed()
+  }
+
+  proceed(): void {
+    const { options, req } = this
+    try {
+      if (options.readsBody === undefined || options.readsBody(req, this.path)) readBody(req, options.limit, (error, bytes) => this.bodyRead(error, bytes), options.keepsBody)
+      else this.bodyRead(null, null)
+    } catch (error) {
+      this.fail(error)
+    }
+  }
+
+  bodyRead(error: Error | null, bytes: Uint8Array | null): void {
+    if (error) return this.fail(error)
+    try {
+      this.bytes = this.state.bodyOf(bytes)
+      // The path alone picks the route: the origin is a validated host, never part of the path.
+      // `OPTIONS *` names no path: the server as a whole, read as its root.
+      this.url = this.state.urlOf(this.origin, this.path === '*' ? '/' : this.path)
+      // The listener and the middleware answer a preflight on any path (docs/behaviour.md, "CORS").
+      const session = sessionOf(this.req.headers)
+      const outcome = this.instance.respond(this, { session, preflight: 'any-path' })
+      if (isPromise(outcome)) outcome.then((settled) => this.send(settled, session)).catch((error: unknown) => this.fail(error))
+      else this.send(outcome, session)
+    } catch (error) {
+      this.fail(error)
+    }
+  }
+
+  send(outcome: Outcome, session: string): void {
+    const { instance, res, method, path, head } = this
+    if (outcome.kind === 'route') {
+      const { response, info } = outcome
+      // `OPTIONS *`: a preflight of the server as a whole, which says what it allows (docs/behaviour.md, "Requests on the wire").
+      if (path === '*') response.headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
+      const streamed = response.ended
+      if (response.fault === undefined) writeMockResponse(res, response, head)
+      else playFault(res, response, head, () => outcome.lifetime ?? instance.lifetime(session))
+      if (!instance.logsRequests && outcome.violations === undefined) return
+      const what = info.file ?? info.route ?? info.entry
+      // A stream is logged when it starts, and again when it ends (docs/behaviour.md, "Streams and Server-Sent Events").
+      logLine(instance, method, path, faultStatus(response), streamed ? `${what} stream` : what, outcome.record.durationMs)
+      if (streamed && instance.logsRequests) {
+        const started = performance.now()
+        // A `truncate` ends its stream by cutting it: said so, not as a stream that ran to its end.
+        const end = response.fault === 'truncate' ? 'cut' : 'ended'
+        void streamed.then(() => instance.logger.info(`${method} ${path} stream ${end} after ${Math.round(performance.now() - started)}ms`))
+      }
+      // docs/behaviour.md, "Traffic checked against a contract": a warn line per violation.
+      if (outcome.violations) for (const violation of outcome.violations) instance.logger.warn(formatMessage(`contract: ${formatViolation({ method, url: this.url, status: response.status, file: info.file, route: info.route }, violation)}`))
+      return
+    }
+    if (outcome.kind === 'handler') {
+      writeFetchResponse(res, outcome.response, outcome.headers, head).then(
+        () => logLine(instance, method, path, outcome.response.status, 'handler', outcome.record.durationMs),
+        (error: unknown) => this.fail(error),
+      )
+      return
+    }
+    const unmatched: Unmatched = { req: this.req, res, method, path, url: this.url, head, bytes: this.bytes, outcome, finish: (response) => this.finish(response), next: this.next }
+    for (const step of this.options.unmatched) if (step(unmatched)) return
+  }
+
+  fail(error: unknown): void {
+    const { instance, options, req, res, method, path } = this
+    if (error instanceof PayloadTooLargeError) {
+      if (!res.headersSent) {
+        answerThenDrain(req, res, this.finish(payloadTooLarge(method, path, error, options.limit)))
+        logRefused(instance, method, path, 413, `body over the ${options.limit}-byte limit`, this.started)
+      }
+      return
+    }
+    // A client that leaves while its body is still arriving (or a stop that cuts it off) is not a failure.
+    if (req.destroyed || (error as NodeJS.ErrnoException)?.code === 'ECONNRESET') {
+      if (instance.logsRequests) instance.logger.info(`${method} ${path} client left before its body arrived`)
+      return
+    }
+    instance.logger.error(formatMessage(`${method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`))
+    if (res.headersSent) {
+      res.destroy()
+      return
+    }
+    const response = errorResponse(500, 'Internal Server Error', `${method} ${path} failed inside mockyard: ${String((error as Error)?.message ?? error).replace(/\.$/, '')}. The server keeps serving; see its log for the stack`)
+    writeMockResponse(res, this.finish(response), false)
   }
 }
 
@@ -202,108 +393,9 @@ export interface NodeHandlerOptions {
  * request the routes answer from memory is written without any promise in between.
  */
 export function createNodeHandler(instance: Instance, options: NodeHandlerOptions) {
+  const state = new HandlerState()
   return function handle(req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): void {
-    const started = instance.logsRequests ? performance.now() : 0
-    const method = (req.method ?? 'GET').toUpperCase()
-    const head = method === 'HEAD'
-    const headers = headerGetter(req)
-    /** What the listener builds itself (its 400, 404, 413, 500) gets the CORS headers the engine decides. */
-    const finish = (response: MockResponse) => instance.engine.finish(response, { headers })
-
-    const target = requestTarget(req)
-    const path = target.problem === undefined ? target.path : (req.url ?? '/')
-
-    const fail = (error: unknown): void => {
-      if (error instanceof PayloadTooLargeError) {
-        if (!res.headersSent) {
-          answerThenDrain(req, res, finish(payloadTooLarge(method, path, error, options.limit)))
-          logRefused(instance, method, path, 413, `body over the ${options.limit}-byte limit`, started)
-        }
-        return
-      }
-      // A client that leaves while its body is still arriving (or a stop that cuts it off) is not a failure.
-      if (req.destroyed || (error as NodeJS.ErrnoException)?.code === 'ECONNRESET') {
-        if (instance.logsRequests) instance.logger.info(`${method} ${path} client left before its body arrived`)
-        return
-      }
-      instance.logger.error(formatMessage(`${method} ${path} failed: ${(error as Error)?.stack ?? String(error)}`))
-      if (res.headersSent) {
-        res.destroy()
-        return
-      }
-      const response = errorResponse(500, 'Internal Server Error', `${method} ${path} failed inside mockyard: ${String((error as Error)?.message ?? error).replace(/\.$/, '')}. The server keeps serving; see its log for the stack`)
-      writeMockResponse(res, finish(response), false)
-    }
-
-    const send = (outcome: Outcome, url: string, bytes: Uint8Array | null = null, session = ''): void => {
-      if (outcome.kind === 'route') {
-        const { response, info } = outcome
-        // `OPTIONS *`: a preflight of the server as a whole, which says what it allows (docs/behaviour.md, "Requests on the wire").
-        if (path === '*') response.headers.allow = 'GET, HEAD, PUT, PATCH, POST, DELETE, OPTIONS'
-        const what = info.file ?? info.route ?? info.entry
-        const streamed = response.ended
-        if (response.fault === undefined) writeMockResponse(res, response, head)
-        else playFault(res, response, head, () => outcome.lifetime ?? instance.lifetime(session))
-        // A stream is logged when it starts, and again when it ends (docs/behaviour.md, "Streams and Server-Sent Events").
-        logLine(instance, method, path, faultStatus(response), streamed ? `${what} stream` : what, outcome.record.durationMs)
-        if (streamed && instance.logsRequests) {
-          const started = performance.now()
-          // A `truncate` ends its stream by cutting it: said so, not as a stream that ran to its end.
-          const end = response.fault === 'truncate' ? 'cut' : 'ended'
-          void streamed.then(() => instance.logger.info(`${method} ${path} stream ${end} after ${Math.round(performance.now() - started)}ms`))
-        }
-        // docs/behaviour.md, "Traffic checked against a contract": a warn line per violation.
-        if (outcome.violations) for (const violation of outcome.violations) instance.logger.warn(formatMessage(`contract: ${formatViolation({ method, url, status: response.status, file: info.file, route: info.route }, violation)}`))
-        return
-      }
-      if (outcome.kind === 'handler') {
-        writeFetchResponse(res, outcome.response, outcome.headers, head).then(() => logLine(instance, method, path, outcome.response.status, 'handler', outcome.record.durationMs), fail)
-        return
-      }
-      const unmatched: Unmatched = { req, res, method, path, url, head, bytes, outcome, finish, next }
-      for (const step of options.unmatched) if (step(unmatched)) return
-    }
-
-    const answer = (error: Error | null, bytes: Uint8Array | null): void => {
-      if (error) return fail(error)
-      try {
-        const request = new NodeSurfaceRequest(req, res, headers, target as { origin: string; path: string }, bytes, instance.options.proxy !== undefined)
-        // The listener and the middleware answer a preflight on any path (docs/behaviour.md, "CORS").
-        const session = sessionOf(req.headers)
-        const outcome = instance.respond(request, { session, preflight: 'any-path' })
-        if (isPromise(outcome)) outcome.then((settled) => send(settled, request.url, bytes, session)).catch(fail)
-        else send(outcome, request.url, bytes, session)
-      } catch (error) {
-        fail(error)
-      }
-    }
-
-    if (target.problem !== undefined) {
-      writeMockResponse(res, finish(badTargetResponse(method, target.problem)), head)
-      logRefused(instance, method, path, 400, target.problem, started)
-      return
-    }
-    const proceed = (): void => {
-      try {
-        if (options.readsBody === undefined || options.readsBody(req, path)) readBody(req, options.limit, answer, options.keepsBody)
-        else answer(null, null)
-      } catch (error) {
-        fail(error)
-      }
-    }
-    if (options.before) {
-      let handled: boolean | Promise<boolean>
-      try {
-        handled = options.before(req, res, path, target.origin)
-      } catch (error) {
-        return fail(error)
-      }
-      if (handled !== false) {
-        Promise.resolve(handled).then((answered) => answered || proceed(), fail)
-        return
-      }
-    }
-    proceed()
+    new NodeExchange(instance, options, state, req, res, next).start()
   }
 }
 

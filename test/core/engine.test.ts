@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compileRoutes, createEngine, fromFetchRequest, memoryFiles, type EngineRequest, type RoutesConfig } from 'mockyard'
+import { compileRoutes, createEngine, fromFetchRequest, memoryFiles, type Engine, type EngineRequest, type FileSource, type RoutesConfig } from 'mockyard'
 
 function engineFor(routes: RoutesConfig, files: Record<string, string> = {}) {
   return createEngine(compileRoutes([{ file: 'routes.json', routes, files: memoryFiles(files) }]))
@@ -67,6 +67,99 @@ describe('engine.handle: the same choice again', () => {
     for (let i = 0; i < 3; i++) expect(fileOf(engine, '/v1/claims/search', state('CA'))).toBe('ca.json')
     engine.setTable(compileRoutes([{ file: 'routes.json', routes: { 'v1/claims/search': { post: [{ params: { 'member.state': 'CA' }, file: 'other.json' }] } }, files: memoryFiles(files) }]))
     expect(fileOf(engine, '/v1/claims/search', state('CA'))).toBe('other.json')
+  })
+})
+
+describe('engine.handle: the same answer again (decision 0034)', () => {
+  const routes: RoutesConfig = {
+    'v1/claims/search': {
+      file: 'none.json',
+      post: [
+        { params: { 'member.state': 'CA' }, file: 'ca.json' },
+        { params: { 'member.state': 'NY' }, file: 'ny.json' },
+      ],
+      put: [{ params: { 'member.state': 'CA' }, file: 'put-ca.json' }],
+    },
+    'v1/report': { file: 'report.json', responseHeader: { 'x-kind': 'report' } },
+    'v1/jobs': { get: [{ response: [{ file: 'running.json' }, { file: 'done.json' }] }] },
+    'v1/tenant': { get: [{ headers: { 'x-tenant': 'a' }, file: 'a.json' }, { headers: { 'x-tenant': 'b' }, file: 'b.json' }] },
+  }
+  const names = ['none', 'ca', 'ny', 'put-ca', 'report', 'running', 'done', 'a', 'b']
+  /** Data files whose contents a test may replace, as a live reload does (a new bytes object). */
+  function files() {
+    const contents = new Map(names.map((name) => [`${name}.json`, new TextEncoder().encode(`"${name}"`)]))
+    const source: FileSource = { label: 'memory', read: async (name) => contents.get(name), readCached: (name) => contents.get(name) }
+    return { source, replace: (name: string, text: string) => contents.set(name, new TextEncoder().encode(text)) }
+  }
+  function engineOver(source: FileSource) {
+    return createEngine(compileRoutes([{ file: 'routes.json', routes, files: source }]))
+  }
+  /** Status, body text, headers and entry, with the body read already (a new copy of its bytes each time, as a listener reads them). */
+  function answer(engine: Engine, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+    const bytes = init.body === undefined ? null : new TextEncoder().encode(init.body)
+    const result = engine.handle({ ...fromFetchRequest(new Request(`http://localhost${url}`, { method: init.method, headers: init.headers })), body: () => bytes })
+    if (result instanceof Promise) throw new Error('expected an answer at once')
+    if (!result.matched) return { status: 0 }
+    const { status, headers, body } = result.response
+    return { status, headers, body: typeof body === 'string' ? body : body === null ? '' : new TextDecoder().decode(body as Uint8Array), entry: result.info.entry, file: result.info.file }
+  }
+  const json = { 'content-type': 'application/json' }
+  const state = (value: string, method = 'POST', headers: Record<string, string> = json) => ({ method, headers, body: JSON.stringify({ member: { state: value } }) })
+
+  it('gives each request its own answer when one thing changes from the request before: body, content type, method, Origin, URL', () => {
+    const engine = engineOver(files().source)
+    const search = '/v1/claims/search'
+    const sent = [
+      [search, state('CA')],
+      [search, state('CA')],
+      // The same length of body, other bytes.
+      [search, state('NY')],
+      [search, state('NY')],
+      // The same bytes as another type: not read as JSON.
+      [search, state('NY', 'POST', { 'content-type': 'text/plain' })],
+      [search, state('NY', 'POST', { 'content-type': 'text/plain' })],
+      // The same bytes by another method, and through X-HTTP-Method-Override.
+      [search, state('CA', 'PUT')],
+      [search, state('CA', 'POST', { ...json, 'x-http-method-override': 'PUT' })],
+      [search, state('CA', 'POST')],
+      [`${search}?page=2`, state('CA')],
+    ] as const
+    expect(sent.map(([url, init]) => answer(engine, url, init).file)).toEqual(['ca.json', 'ca.json', 'ny.json', 'ny.json', 'none.json', 'none.json', 'put-ca.json', 'put-ca.json', 'ca.json', 'ca.json'])
+    const origins = [undefined, undefined, 'http://a.test', 'http://a.test', 'http://b.test', undefined]
+    const seen = origins.map((origin) => answer(engine, '/v1/report', { headers: origin ? { origin } : {} }).headers?.['access-control-allow-origin'])
+    expect(seen).toEqual(['*', '*', 'http://a.test', 'http://a.test', 'http://b.test', '*'])
+  })
+
+  it('gives every answer headers of its own, so that what a surface adds to one is not in the next', () => {
+    const engine = engineOver(files().source)
+    const answers = [1, 2, 3].map(() => {
+      const { headers } = answer(engine, '/v1/report')
+      const sent = { ...headers }
+      headers!['content-length'] = '8'
+      headers!['x-kind'] = 'changed'
+      return sent
+    })
+    expect(answers).toEqual(Array(3).fill({ 'x-kind': 'report', 'content-type': 'application/json; charset=utf-8', 'access-control-allow-origin': '*', 'access-control-expose-headers': 'x-kind' }))
+    // HEAD and GET are two requests: HEAD has the length and no body.
+    expect(answer(engine, '/v1/report', { method: 'HEAD' })).toMatchObject({ status: 200, body: '', headers: { 'content-length': '8' } })
+    expect(answer(engine, '/v1/report')).toMatchObject({ status: 200, body: '"report"' })
+  })
+
+  it('serves a data file changed since (a live reload), and a new table', () => {
+    const { source, replace } = files()
+    const engine = engineOver(source)
+    expect([1, 2].map(() => answer(engine, '/v1/report').body)).toEqual(['"report"', '"report"'])
+    replace('report.json', '"report v2"')
+    expect([1, 2].map(() => answer(engine, '/v1/report').body)).toEqual(['"report v2"', '"report v2"'])
+    engine.setTable(compileRoutes([{ file: 'routes.json', routes: { 'v1/report': { file: 'ca.json' } }, files: source }]))
+    expect(answer(engine, '/v1/report')).toMatchObject({ body: '"ca"', file: 'ca.json' })
+  })
+
+  it('still steps a sequence, and still chooses by headers, for the same request again', () => {
+    const engine = engineOver(files().source)
+    expect([1, 2, 3].map(() => answer(engine, '/v1/jobs').file)).toEqual(['running.json', 'done.json', 'running.json'])
+    const tenant = (name: string) => answer(engine, '/v1/tenant', { headers: { 'x-tenant': name } }).file
+    expect(['a', 'a', 'b', 'b', 'a'].map(tenant)).toEqual(['a.json', 'a.json', 'b.json', 'b.json', 'a.json'])
   })
 })
 

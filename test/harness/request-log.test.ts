@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { BODY_LIMIT, createRequestLog, type RequestInput } from '../../src/harness/request-log.js'
+import { BODY_LIMIT, createRequestLog, type RequestInput, type RequestRecord } from '../../src/harness/request-log.js'
 import { CHUNK_BYTES, CLEARED, HAS_BODY, HAS_ENTRY, LogSlots, MATCHED, type SlotFacts } from '../../src/harness/log-slots.js'
 
 const input = (fields: Partial<RequestInput> = {}): RequestInput => ({
@@ -135,6 +135,54 @@ describe('request log', () => {
     }
     const shown = log.list().map(({ method, url, session, entry, headers, responseHeaders }) => ({ method, url, session, entry, headers, responseHeaders }))
     expect(shown).toEqual(wanted)
+  })
+
+  it('keeps each record’s own facts when the same request comes again and again (it shares the bytes of the record before)', () => {
+    const log = createRequestLog({ limit: 5 })
+    // Runs of one request, with one fact changed now and then; long bodies turn the byte store over.
+    const requestOf = (i: number) => {
+      const run = Math.floor(i / 7)
+      const body = run % 5 === 4 ? 'y'.repeat(5000 + run) : run % 3 === 0 ? null : `{"n":${run % 4}}`
+      return input({
+        method: 'POST',
+        url: `http://api.test/v1/items?run=${run % 2}`,
+        body: i % 11 === 10 ? '{"n":9}' : body,
+        time: 1_000_000 + i,
+        durationMs: i / 100,
+        status: 200 + (i % 3),
+        matched: i % 13 !== 12,
+        route: i % 19 === 18 ? 'v1/other' : 'v1/items',
+        file: i % 17 === 16 ? 'other.json' : 'items.json',
+        entry: 'post[0]',
+      })
+    }
+    const expected = (i: number) => {
+      const sent = requestOf(i)
+      return { id: i + 1, time: new Date(sent.time as number).toISOString(), durationMs: sent.durationMs, status: sent.status, matched: sent.matched, route: sent.route, file: sent.file, url: sent.url, body: sent.body }
+    }
+    const shown = (record: RequestRecord) => ({ id: record.id, time: record.time, durationMs: record.durationMs, status: record.status, matched: record.matched, route: record.route, file: record.file, url: record.url, body: record.body })
+    let live: ReturnType<typeof expected>[] = []
+    for (let i = 0; i < 2000; i++) {
+      log.add(requestOf(i))
+      live = [...live, expected(i)].slice(-5)
+      // Read now and then: a record built when read is built again once its slot changes.
+      if (i % 3 === 0) expect(log.list().map(shown)).toEqual(live)
+      // A reset between two requests alike: the one after it is written whole, and read as sent.
+      if (i % 50 === 49) {
+        log.clear()
+        live = []
+        expect(log.list()).toEqual([])
+      }
+    }
+    expect(log.list().map(shown)).toEqual(live)
+  })
+
+  it('keeps each body as sent: the same bytes again (the same object or a copy), and other bytes of the same length', () => {
+    const log = createRequestLog()
+    const encode = (text: string) => new TextEncoder().encode(text)
+    const one = encode('{"n":1}')
+    for (const body of [one, one, encode('{"n":1}'), encode('{"n":2}'), encode('{"n":2}'), one, null, null, encode('')]) log.add(input({ method: 'POST', body }))
+    expect(log.list().map((record) => record.body)).toEqual(['{"n":1}', '{"n":1}', '{"n":1}', '{"n":2}', '{"n":2}', '{"n":1}', null, null, null])
   })
 
   it('keeps no entry, route or file it was not given, and a null body as null', () => {
