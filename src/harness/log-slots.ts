@@ -142,24 +142,24 @@ export class LogSlots {
   /**
    * Stores a request whose text and kept body are those of the record in slot `from`, written
    * just before and still live: its bytes are shared, not copied (a client sending the same
-   * request again and again writes nothing but these facts).
+   * request again and again writes nothing but these facts, given one by one: no object).
    */
-  repeat(facts: Pick<SlotFacts, 'id' | 'time' | 'durationMs' | 'status' | 'flags' | 'route' | 'file' | 'explanation'>, from: number): void {
-    const slot = facts.id % this.limit
-    this.ids[slot] = facts.id
-    this.times[slot] = facts.time
-    this.durations[slot] = facts.durationMs
-    this.statuses[slot] = facts.status
-    this.flags[slot] = facts.flags
+  repeat(from: number, id: number, time: number, durationMs: number, status: number, flags: number, route: string | undefined, file: string | undefined, explanation: SlotFacts['explanation']): void {
+    const slot = id % this.limit
+    this.ids[slot] = id
+    this.times[slot] = time
+    this.durations[slot] = durationMs
+    this.statuses[slot] = status
+    this.flags[slot] = flags
     this.bodyLengths[slot] = this.bodyLengths[from]!
     this.#storedBodyLengths[slot] = this.#storedBodyLengths[from]!
     this.#chunkOf[slot] = this.#chunkOf[from]!
     this.#offsets[slot] = this.#offsets[from]!
     this.#textLengths[slot] = this.#textLengths[from]!
-    this.routes[slot] = facts.route
-    this.files[slot] = facts.file
+    this.routes[slot] = route
+    this.files[slot] = file
     this.records[slot] = undefined
-    this.explanations[slot] = facts.explanation
+    this.explanations[slot] = explanation
   }
 
   /** The slot's text, as written. */

@@ -384,13 +384,20 @@ export function createPipeline(options: PipelineOptions): Pipeline {
 
   /** The shared session's lifetime, asked for only when a body streams (one function, not one per request). */
   const sharedLifetime = () => lifetime('')
+  /** The engine's options for a request of the shared session: one object per way of answering preflights, not one per request. */
+  const sharedHandleOptions = {
+    'any-path': Object.freeze({ session: '', preflight: 'any-path', lifetime: sharedLifetime }),
+    routes: Object.freeze({ session: '', preflight: 'routes', lifetime: sharedLifetime }),
+    default: Object.freeze({ session: '', lifetime: sharedLifetime }),
+  } satisfies Record<string, HandleOptions>
+  const sharedOptions = (preflight: HandleOptions['preflight']): HandleOptions => sharedHandleOptions[preflight ?? 'default']
 
   function respond(request: PipelineRequest, respondOptions: RespondOptions = {}): Outcome | Promise<Outcome> {
     const session = respondOptions.session ?? ''
     sessions.touch(session)
     const started = performance.now()
     const time = Date.now()
-    const handleOptions: HandleOptions = { session, preflight: respondOptions.preflight, lifetime: session === '' ? sharedLifetime : () => lifetime(session) }
+    const handleOptions: HandleOptions = session === '' ? sharedOptions(respondOptions.preflight) : { session, preflight: respondOptions.preflight, lifetime: () => lifetime(session) }
     if (perTest.length > 0 || handlers.length > 0) return respondWithHandlers(request, handleOptions, started, time)
     const body = request.body()
     if (isPromise(body)) return body.then((bytes) => fromEngine(request, handleOptions, started, time, bytes))

@@ -498,7 +498,7 @@ export function createRequestLog(options: { limit?: number } = {}): RequestLog {
       // body: the same request again shares that record's bytes. That record's slot is intact (it
       // is overwritten `limit` records later), cleared or not.
       if (text === '' && lastBody !== NO_BODY && sameBytes(body, lastBody)) {
-        slots.repeat({ id, time, durationMs: input.durationMs, status: input.status, flags, route: input.route, file: input.file, explanation: input.explanation }, previous)
+        slots.repeat(previous, id, time, input.durationMs, input.status, flags, input.route, input.file, input.explanation)
       } else {
         const kept = body ? Math.min(body.byteLength, BODY_LIMIT) : 0
         slots.write({ id, time, durationMs: input.durationMs, status: input.status, flags, text, tail, body, kept, route: input.route, file: input.file, explanation: input.explanation }, oldestId())

@@ -4,7 +4,7 @@ import { formatMessage } from '../core/errors.js'
 import { errorResponse, type MockResponse } from '../core/build-response.js'
 import { sessionOf } from '../harness/session.js'
 import { formatViolation } from '../harness/traffic-check.js'
-import type { Instance, Outcome, SurfaceRequest } from '../config/instance.js'
+import type { Instance, Outcome, RespondOptions, SurfaceRequest } from '../config/instance.js'
 import { answerThenDrain, PayloadTooLargeError, payloadTooLarge, readBody } from '../forward/body.js'
 import { badTargetResponse, requestTarget } from './wire.js'
 import { playFault } from './faults.js'
@@ -59,6 +59,9 @@ class HandlerState {
     return this.lastBody
   }
 }
+
+/** How a request of the shared session is answered (one object for all of them). */
+const SHARED_SESSION: RespondOptions = Object.freeze({ session: '', preflight: 'any-path' })
 
 /**
  * One request through the wire converter: the request as the pipeline reads it (its headers, its
@@ -188,7 +191,7 @@ class NodeExchange implements SurfaceRequest {
       this.url = this.state.urlOf(this.origin, this.path === '*' ? '/' : this.path)
       // The listener and the middleware answer a preflight on any path (docs/behaviour.md, "CORS").
       const session = sessionOf(this.req.headers)
-      const outcome = this.instance.respond(this, { session, preflight: 'any-path' })
+      const outcome = this.instance.respond(this, session === '' ? SHARED_SESSION : { session, preflight: 'any-path' })
       if (isPromise(outcome)) outcome.then((settled) => this.send(settled, session)).catch((error: unknown) => this.fail(error))
       else this.send(outcome, session)
     } catch (error) {

@@ -118,7 +118,7 @@ describe('the same request again over one connection (decision 0034)', () => {
       [state('CA')],
     ]
     server.reset()
-    const answers = []
+    const answers: Array<{ file: string; origin: string | undefined }> = []
     for (const [body, headers] of sent) answers.push(await post(body, headers))
     agent.destroy()
     expect(answers.map((answer) => answer.file)).toEqual(['ca.json', 'ca.json', 'ny.json', 'ny.json', 'ca.json', 'none.json', 'ny.json', 'ny.json', 'long.json', 'long.json', 'none.json', 'ca.json'])
@@ -138,7 +138,7 @@ describe('the same request again over one connection (decision 0034)', () => {
         req.on('error', reject)
       })
     const hosts = ['a.test:3000', 'a.test:3000', 'b.test:3000', 'b.test:3000', 'a.test:3000']
-    const answers = []
+    const answers: string[] = []
     for (const host of hosts) answers.push(await get(host))
     agent.destroy()
     expect(answers).toEqual(hosts.map((host) => `{"self":"http://${host}/v1/links"}`))
