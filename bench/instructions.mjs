@@ -86,7 +86,8 @@ async function drive(agent, port, workload, count) {
 /** One server under callgrind: the instructions of `requests` requests after `warmup` uncounted ones (and the profile's files when asked). */
 async function count(kind, dist, workload, keep) {
   const out = join(dir, `cg-${process.hrtime.bigint()}`)
-  const nodeArgs = ['--single-threaded', ...(keep ? ['--perf-basic-prof', '--no-compact-code-space'] : [])]
+  // --perf-basic-prof also writes a V8 log file into the working folder: sent nowhere.
+  const nodeArgs = ['--single-threaded', ...(keep ? ['--perf-basic-prof', '--no-compact-code-space', '--logfile=/dev/null'] : [])]
   const valgrindArgs = ['--tool=callgrind', '--cache-sim=yes', '--instr-atstart=no', `--callgrind-out-file=${out}.%p`, '--dump-line=no', `--dump-instr=${keep ? 'yes' : 'no'}`, '--compress-strings=no', '--compress-pos=no']
   const child = spawn('valgrind', [...valgrindArgs, process.execPath, ...nodeArgs, join(here, 'server.mjs'), kind, dir, workload.id], {
     env: { ...process.env, MOCKYARD_BASELINE_DIST: dist ?? '' },

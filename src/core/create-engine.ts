@@ -476,8 +476,9 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     if (latency > 0) return Promise.all([built, sleep(latency, answering)]).then(([response]) => done(answering, response))
     if (isPromise(built)) return built.then((response) => done(answering, response))
     const result = done(answering, built)
-    // Only an answer that no state, time or header besides `Origin` went into is given again.
-    if (!candidate.sequence && !compiled.readsHeaders && !compiled.graphql && uploadOffset === undefined && spec.stream === undefined && spec.events === undefined && spec.fault === undefined) {
+    // Only an answer that no state, time or header besides `Origin` went into is given again. A
+    // PATCH may be a tus upload chunk, whose `Upload-Offset` depends on its headers (`uploadOffsetOf`).
+    if (!candidate.sequence && !compiled.readsHeaders && !compiled.graphql && method !== 'PATCH' && spec.stream === undefined && spec.events === undefined && spec.fault === undefined) {
       remember(request, request.url, method, spec, result, bytes ?? null)
     }
     return result

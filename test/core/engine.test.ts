@@ -155,6 +155,14 @@ describe('engine.handle: the same answer again (decision 0034)', () => {
     expect(answer(engine, '/v1/report')).toMatchObject({ body: '"ca"', file: 'ca.json' })
   })
 
+  it('gives a tus upload chunk its Upload-Offset after the same PATCH without tus headers', () => {
+    const engine = engineOver(files().source)
+    const chunk = { method: 'PATCH', body: 'abcd', headers: { 'content-type': 'application/offset+octet-stream' } }
+    const tus = { ...chunk, headers: { ...chunk.headers, 'tus-resumable': '1.0.0' } }
+    const offsets = [chunk, chunk, tus, tus, chunk].map((init) => answer(engine, '/v1/report', init).headers?.['upload-offset'])
+    expect(offsets).toEqual([undefined, undefined, '4', '4', undefined])
+  })
+
   it('still steps a sequence, and still chooses by headers, for the same request again', () => {
     const engine = engineOver(files().source)
     expect([1, 2, 3].map(() => answer(engine, '/v1/jobs').file)).toEqual(['running.json', 'done.json', 'running.json'])
