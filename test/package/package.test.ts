@@ -238,6 +238,18 @@ await s.stop()`
     expect(filesUnder(join(root, 'src')).filter((file) => /\.test\.ts$|tsconfig\.json$/.test(file))).toEqual([])
   })
 
+  it('its JavaScript is ASCII only: V8 holds each module source one byte a character', () => {
+    const root = join(project, 'node_modules', 'mockyard', 'dist')
+    const scripts = filesUnder(root).filter((file) => /\.c?js$/.test(file))
+    expect(scripts.length).toBeGreaterThan(10)
+    // One character past Latin-1 (`…`, U+FFFD) makes the whole file's string two bytes a character.
+    const wide = scripts.flatMap((file) => {
+      const at = readFileSync(file, 'utf8').search(/[^\x00-\x7f]/)
+      return at === -1 ? [] : [`${file.slice(root.length)} at ${at}`]
+    })
+    expect(wide).toEqual([])
+  })
+
   it('a stack trace through the package points at files it contains', () => {
     const script = `import { startMockServer } from 'mockyard/node'
 try { await startMockServer({ routes: { 'v1/x': { latency: 'slow' } } }) } catch (error) { console.log(error.stack) }`
