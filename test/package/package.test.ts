@@ -238,13 +238,14 @@ await s.stop()`
     expect(filesUnder(join(root, 'src')).filter((file) => /\.test\.ts$|tsconfig\.json$/.test(file))).toEqual([])
   })
 
-  it('its JavaScript is ASCII only: V8 holds each module source one byte a character', () => {
+  it('its JavaScript holds no character past Latin-1: V8 keeps each module source one byte a character', () => {
     const root = join(project, 'node_modules', 'mockyard', 'dist')
     const scripts = filesUnder(root).filter((file) => /\.c?js$/.test(file))
     expect(scripts.length).toBeGreaterThan(10)
     // One character past Latin-1 (`…`, U+FFFD) makes the whole file's string two bytes a character.
+    // (The build writes ASCII; a bundled package's licence comment may keep a Latin-1 name.)
     const wide = scripts.flatMap((file) => {
-      const at = readFileSync(file, 'utf8').search(/[^\x00-\x7f]/)
+      const at = readFileSync(file, 'utf8').search(/[^\x00-\xff]/)
       return at === -1 ? [] : [`${file.slice(root.length)} at ${at}`]
     })
     expect(wide).toEqual([])
