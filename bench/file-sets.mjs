@@ -1,10 +1,13 @@
 /**
  * What the per-file benches of the test runners share (`vitest-files.mjs`, `jest-files.mjs`): the
  * 44-route mocks every set reads, the real server the `none` set fetches, one timed run of a set
- * (wall and CPU time), the interleaved rounds, and the two tables.
+ * (wall and CPU time), the interleaved rounds, and the two tables; or one counted run of each set
+ * (instructions, under valgrind) and its table.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { loadavg } from 'node:os'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 export const ROUTES = 44
 
@@ -113,4 +116,48 @@ export function printTables({ files, rounds, loadBefore, runner, times, cpu }) {
   console.log(`\n${files} test files, each one fetch; ${rounds} interleaved rounds; load average ${loadBefore} before, ${loadAverage()} after.`)
   table(`Wall time of \`${runner}\`:`, times)
   table(`CPU time (user + system) of \`${runner}\` and its workers:`, cpu)
+}
+
+/**
+ * One run of a set under valgrind's cachegrind (no cache simulation: instructions only), every
+ * process the runner starts included (`--trace-children`): the instructions its main process and
+ * its workers ran, which another process's load does not change. `command` and `args` are the
+ * runner's (`node vitest.mjs run ...`).
+ */
+export function countedRun(name, command, args, options) {
+  const dir = mkdtempSync(join(tmpdir(), `mockyard-counted-${name}-`))
+  try {
+    const valgrind = ['--tool=cachegrind', '--cache-sim=no', '--branch-sim=no', '--trace-children=yes', `--cachegrind-out-file=${dir}/out.%p`, command, ...args]
+    const result = spawnSync('valgrind', valgrind, { ...options, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+    if (result.status !== 0) {
+      console.error(result.stdout, result.stderr)
+      throw new Error(`the ${name} set failed under valgrind (exit ${result.status})`)
+    }
+    let main = 0
+    let others = 0
+    for (const file of readdirSync(dir)) {
+      const text = readFileSync(join(dir, file), 'utf8')
+      const count = Number(/^summary: (\d+)/m.exec(text)?.[1] ?? 0)
+      // The first process is the runner's own (the command valgrind started); the rest are its workers.
+      if (/^cmd: .*/m.exec(text)?.[0].includes(args[0])) main += count
+      else others += count
+    }
+    return { main, workers: others }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The table of a counted run: instructions per set, all processes and workers only, against `none`. */
+export function printCounted({ files, runner, counted }) {
+  const g = (n) => (n / 1e9).toFixed(3).padStart(7)
+  console.log(`\n${files} test files, each one fetch; instructions of \`${runner}\` under cachegrind, one run of each set:`)
+  console.log(`  ${'set'.padEnd(8)} ${'all (G)'.padStart(8)}  x none   ${'workers (G)'.padStart(11)}  x none   per file (M)`)
+  const none = counted.none
+  for (const [name, { main, workers }] of Object.entries(counted)) {
+    const all = main + workers
+    console.log(
+      `  ${name.padEnd(8)} ${g(all)}   ${(all / (none.main + none.workers)).toFixed(3)}x   ${g(workers).padStart(11)}  ${(workers / none.workers).toFixed(3)}x   ${(workers / files / 1e6).toFixed(0).padStart(6)}`,
+    )
+  }
 }

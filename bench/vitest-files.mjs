@@ -21,24 +21,31 @@
  * from DIR (a `dist/` built from another commit, its package.json one folder up), installed into
  * the project as `mockyard-baseline`, to compare two builds in one run.
  *
- *   npx node bench/vitest-files.mjs [--files 30] [--rounds 7] [--keep] [--baseline DIR]
+ * `--instructions` counts instead of timing: each set runs once under valgrind's cachegrind
+ * (default 8 files; a file takes about 20 s there), and the table gives the instructions of
+ * `vitest run` with its workers, and of the workers alone, against `none`. The count does not
+ * move with the machine's load, so a difference of 1% shows in one run (bench/README.md,
+ * "Per-file cost under Vitest"). Needs valgrind.
+ *
+ *   npx node bench/vitest-files.mjs [--files 30] [--rounds 7] [--keep] [--baseline DIR] [--instructions]
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { loadAverage, printTables, ROUTES, runRounds, startNoneServer, timedRun, writeResourceMocks } from './file-sets.mjs'
+import { countedRun, loadAverage, printCounted, printTables, ROUTES, runRounds, startNoneServer, timedRun, writeResourceMocks } from './file-sets.mjs'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
   options: {
-    files: { type: 'string', default: '30' },
+    files: { type: 'string' },
     rounds: { type: 'string', default: '7' },
     keep: { type: 'boolean', default: false },
     baseline: { type: 'string' },
+    instructions: { type: 'boolean', default: false },
   },
 })
-const FILES = Number(values.files)
+const FILES = Number(values.files ?? (values.instructions ? 8 : 30))
 const ROUNDS = Number(values.rounds)
 
 // The project lives inside the repository so that `msw` and `vitest` resolve from its
@@ -115,13 +122,25 @@ function runSet(name) {
   return timedRun(name, '"$0" run --config vitest.config.mjs --reporter=dot', [join(ROOT, 'node_modules/.bin/vitest')], { cwd: project, env })
 }
 
+/** Runs one set under cachegrind (file-sets.mjs, `countedRun`); slow tests are no failures there. */
+function countSet(name) {
+  const env = { ...process.env, BENCH_SET: name, BENCH_SERVER_URL: serverUrl }
+  const vitest = join(ROOT, 'node_modules/vitest/vitest.mjs')
+  const run = countedRun(name, process.execPath, [vitest, 'run', '--config', 'vitest.config.mjs', '--reporter=dot', '--testTimeout=600000', '--hookTimeout=600000'], { cwd: project, env })
+  console.log(`${name}: ${(run.main / 1e9).toFixed(3)} G instructions in vitest, ${(run.workers / 1e9).toFixed(3)} G in its workers`)
+  return run
+}
+
 const loadBefore = loadAverage()
 let measured
+let counted
 try {
-  measured = runRounds(Object.keys(sets), ROUNDS, runSet)
+  if (values.instructions) counted = Object.fromEntries(Object.keys(sets).map((name) => [name, countSet(name)]))
+  else measured = runRounds(Object.keys(sets), ROUNDS, runSet)
 } finally {
   none.stop()
   if (!values.keep) rmSync(project, { recursive: true, force: true })
 }
 
-printTables({ files: FILES, rounds: ROUNDS, loadBefore, runner: 'vitest run', ...measured })
+if (counted) printCounted({ files: FILES, runner: 'vitest run', counted })
+else printTables({ files: FILES, rounds: ROUNDS, loadBefore, runner: 'vitest run', ...measured })
