@@ -138,7 +138,7 @@ export function countedRun(name, command, args, options) {
     for (const file of readdirSync(dir)) {
       const text = readFileSync(join(dir, file), 'utf8')
       const count = Number(/^summary: (\d+)/m.exec(text)?.[1] ?? 0)
-      // The first process is the runner's own (the command valgrind started); the rest are its workers.
+      // The runner's own process is the one whose command names its script (`args[0]`); the rest are its workers.
       if (/^cmd: .*/m.exec(text)?.[0].includes(args[0])) main += count
       else others += count
     }
