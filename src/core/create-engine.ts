@@ -320,13 +320,11 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
   let remembered: RememberedAnswer | undefined
 
   /**
-   * The remembered answer, when this request is the one it was made for again: the same URL,
-   * table, method and `Origin`, and for a method whose body is read the same body and content
-   * type; and its data file still has the contents it was built from.
+   * The remembered answer `last`, when this request (of its URL, table and method: the caller
+   * checked) is the one it was made for again: the same `Origin`, and for a method whose body is
+   * read the same body and content type; and its data file still has the contents it was built from.
    */
-  function sameAnswerAgain(request: EngineRequest, method: string, body: Uint8Array | null): HandleResult | undefined {
-    const last = remembered!
-    if (request.url !== last.href || table !== last.table || method !== last.method) return undefined
+  function sameAnswerAgain(request: EngineRequest, last: RememberedAnswer, method: string, body: Uint8Array | null): HandleResult | undefined {
     if (takesBodyParams(method) && (!sameBytes(body, last.bytes) || request.headers.get('content-type') !== last.contentType)) return undefined
     if ((cors && request.headers.get('origin') !== last.origin) || (last.file !== undefined && last.file.source.readCached?.(last.file.name) !== last.fileBytes)) return undefined
     return { matched: true, response: { status: last.status, headers: { ...last.headers }, body: last.body }, info: last.info }
@@ -341,11 +339,17 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
 
   function handle(request: EngineRequest, handleOptions: HandleOptions = {}): HandleResult | Promise<HandleResult> {
     const method = effectiveMethod(request)
-    // Read once, here: the same request again is answered before anything else is looked at.
-    const body = takesBodyParams(method) ? request.body() : null
-    if (remembered !== undefined && !isPromise(body)) {
-      const again = sameAnswerAgain(request, method, body)
-      if (again !== undefined) return again
+    const readsBody = takesBodyParams(method)
+    let body: ReturnType<EngineRequest['body']> | undefined
+    const last = remembered
+    if (last !== undefined && request.url === last.href && table === last.table && method === last.method) {
+      // Maybe the same request again, answered before anything else is looked at. The same URL
+      // over the same table finds the same route, which reads the body: it is read once, here.
+      body = readsBody ? request.body() : null
+      if (!isPromise(body)) {
+        const again = sameAnswerAgain(request, last, method, body)
+        if (again !== undefined) return again
+      }
     }
     const href = request.url
     let url: RequestUrl
@@ -369,7 +373,8 @@ export function createEngine(initialTable: RouteTable, options: EngineOptions = 
     if (!compiled) return route.methods.size === 0 && route.websocket ? upgradeRequired(request, url, method, route) : unmatched(url, method)
 
     const values: RequestValues = { query: queryOf(url.search), headers: request.headers }
-    if (!takesBodyParams(method)) return answer(request, url, method, route, compiled, values, handleOptions)
+    if (!readsBody) return answer(request, url, method, route, compiled, values, handleOptions)
+    if (body === undefined) body = request.body()
     if (isPromise(body)) return body.then((bytes) => answerWithBody(request, url, method, route, compiled, values, handleOptions, bytes))
     return answerWithBody(request, url, method, route, compiled, values, handleOptions, body)
   }
